@@ -1,0 +1,156 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// Name is the server's name in serverInfo.
+const Name = "mcp-sqlite-memory"
+
+// Options configure the MCP server.
+type Options struct {
+	// Version is reported in serverInfo.
+	Version string
+	// Limits word the schemas (bounds, defaults) and descriptions.
+	Limits domain.Limits
+	// ReadOnly offers only the read tools.
+	ReadOnly bool
+	// Memory offers verify_chain and get_resume_context in read-only mode
+	// (the memory tables exist).
+	Memory bool
+	// Logger receives protocol-level logs; nil discards.
+	Logger *slog.Logger
+}
+
+// New returns an MCP server whose tools call tools.
+func New(tools ports.Tools, o Options) *mcp.Server {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, &mcp.ServerOptions{
+		Instructions: instructions(o.ReadOnly),
+		Logger:       o.Logger,
+	})
+	register(s, tools, o)
+	return s
+}
+
+// handler is a typed tool body: it receives the decoded arguments.
+type handler[In any] func(ctx context.Context, in In) (string, error)
+
+// add registers one tool. Unlike mcp.AddTool, it decodes and checks the
+// arguments itself, so a malformed call is answered with a message that
+// names the argument and is written to the audit log like any other call
+// (SPEC A3); the SDK would reject it before any audit could happen.
+//
+// initial holds the defaults: arguments the call leaves out keep them.
+func add[In any](s *mcp.Server, tools ports.Tools, t *mcp.Tool, initial In, patch func(*jsonschema.Schema), h handler[In]) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema for %s: %v", t.Name, err))
+	}
+	if patch != nil {
+		patch(schema)
+	}
+	t.InputSchema = schema
+	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in := initial
+		if err := decode(req.Params.Arguments, &in, schema); err != nil {
+			return result("", tools.Reject(ctx, t.Name, err)), nil
+		}
+		out, err := h(ctx, in)
+		return result(out, err), nil
+	})
+}
+
+// decode reads the arguments strictly: unknown names and wrong types are
+// argument errors that say what the tool takes.
+func decode(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		raw = json.RawMessage("{}")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return domain.Errorf(domain.ErrInvalidArgument, "arguments must be a JSON object")
+	}
+	for _, name := range schema.Required {
+		v, ok := obj[name]
+		if !ok || string(v) == "null" {
+			return domain.Errorf(domain.ErrInvalidArgument, "missing required argument %q", name)
+		}
+	}
+	for name := range obj {
+		if _, ok := schema.Properties[name]; !ok {
+			return domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; this tool takes %s", name, argList(schema))
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			want := schema.Properties[te.Field]
+			kind := te.Type.Kind().String()
+			if want != nil && want.Type != "" {
+				kind = want.Type
+			} else if want != nil && len(want.Types) > 0 {
+				kind = strings.Join(want.Types, " or ")
+			}
+			return domain.Errorf(domain.ErrInvalidArgument, "argument %q must be %s, got %s", te.Field, article(kind), te.Value)
+		}
+		return domain.Errorf(domain.ErrInvalidArgument, "arguments could not be read: %v", err)
+	}
+	return nil
+}
+
+func article(kind string) string {
+	switch kind {
+	case "integer", "array", "object":
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+func argList(s *jsonschema.Schema) string {
+	var names []string
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return "no arguments"
+	}
+	return strings.Join(names, ", ")
+}
+
+// result turns a tool's outcome into one text block; errors become tool
+// errors (isError), never protocol errors.
+func result(out string, err error) *mcp.CallToolResult {
+	if err != nil {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}}
+}
+
+// Serve runs the server on stdin and stdout until the client disconnects or
+// ctx ends.
+func Serve(ctx context.Context, s *mcp.Server, in io.ReadCloser, out io.WriteCloser) error {
+	err := s.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
+		return nil
+	}
+	return err
+}

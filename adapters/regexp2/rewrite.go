@@ -1,0 +1,464 @@
+package regexp2
+
+import (
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// rewrite turns a ripgrep pattern (Rust regex syntax) into Go regexp/syntax
+// text with exactly ripgrep's meaning, or refuses it. Go's syntax is close
+// to Rust's, but not equal, so before Go's parser sees the pattern:
+//   - \d, \w and \s (ASCII in Go, Unicode in Rust) become explicit Unicode
+//     ranges;
+//   - \u and \U escapes (Rust only) become \x{...};
+//   - every construct that Go reads differently from Rust (nested classes,
+//     class set operations, a bare '{', \Q...\E, octal escapes, scripts in
+//     \p{...}) or that ripgrep handles per buffer rather than per line
+//     ((?-m), a line break) is refused with a message saying what to write.
+//
+// Go then parses the result, and [emit] writes the tree out for regexp2.
+func rewrite(pattern string) (string, error) {
+	w := &rewriter{src: pattern}
+	w.out.Grow(len(pattern) + 16)
+	for w.pos < len(w.src) {
+		var err error
+		switch w.src[w.pos] {
+		case '\\':
+			err = w.escape(nil)
+		case '[':
+			err = w.class()
+		case '(':
+			err = w.group()
+		case '{':
+			err = w.counted()
+		default:
+			w.copyRune(&w.out)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return w.out.String(), nil
+}
+
+// rewriter walks the pattern once; pos indexes src.
+type rewriter struct {
+	src string
+	pos int
+	out strings.Builder
+}
+
+func (w *rewriter) copyRune(b *strings.Builder) {
+	_, size := utf8.DecodeRuneInString(w.src[w.pos:])
+	b.WriteString(w.src[w.pos : w.pos+size])
+	w.pos += size
+}
+
+func (w *rewriter) copyN(b *strings.Builder, n int) {
+	b.WriteString(w.src[w.pos : w.pos+n])
+	w.pos += n
+}
+
+// classState tracks what precedes the current item inside a bracket class,
+// so that a set (\d, \p{L}, [:alpha:]) is never used as a range endpoint,
+// which Rust refuses and Go would read as a literal '-'.
+type classState struct {
+	text      strings.Builder
+	items     int  // items so far
+	afterDash bool // the previous item is a '-' that follows another item
+}
+
+// escape handles a backslash sequence, outside a class when cs is nil.
+func (w *rewriter) escape(cs *classState) error {
+	b := &w.out
+	if cs != nil {
+		b = &cs.text
+	}
+	if w.pos+1 >= len(w.src) {
+		w.copyN(b, 1) // trailing backslash: Go's parser reports it
+		return nil
+	}
+	c, size := utf8.DecodeRuneInString(w.src[w.pos+1:])
+	switch c {
+	case 'd', 'D', 'w', 'W', 's', 'S':
+		if err := w.checkSetInClass(cs); err != nil {
+			return err
+		}
+		ranges, negated := perlSet(c), unicode.IsUpper(c)
+		if cs == nil {
+			b.WriteByte('[')
+			if negated {
+				b.WriteByte('^')
+			}
+			writeRanges(b, ranges)
+			b.WriteByte(']')
+		} else {
+			if negated {
+				ranges = complement(ranges)
+			}
+			writeRanges(b, ranges)
+		}
+		w.pos += 2
+		return nil
+	case 'p', 'P':
+		if err := w.checkSetInClass(cs); err != nil {
+			return err
+		}
+		return w.property(b)
+	case 'u', 'U':
+		return w.unicodeEscape(b, cs == nil)
+	case 'x':
+		return w.hexEscape(b, cs == nil)
+	case 'n':
+		if cs == nil {
+			return refuseLineBreak()
+		}
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return refuse(`\%c is a backreference or octal escape, which ripgrep's regex syntax does not have; write a character by its code as \x{41}`, c)
+	case 'Q', 'E':
+		return refuse(`\Q...\E quoting is not supported; escape each special character with \ or pass fixed_strings=true`)
+	case 'C':
+		return refuse(`\C (any byte) is not supported; write . for any character`)
+	case 'Z':
+		return refuse(`\Z is not supported; write $ (each value is searched as one line)`)
+	case '<', '>':
+		return refuse(`\< and \> are not portable word boundaries; write \b`)
+	}
+	if cs != nil {
+		cs.afterDash = false
+		cs.items++
+	}
+	w.copyN(b, 1+size)
+	return nil
+}
+
+// checkSetInClass refuses a set that would be a range endpoint.
+func (w *rewriter) checkSetInClass(cs *classState) error {
+	if cs == nil {
+		return nil
+	}
+	end := w.setEnd()
+	if cs.afterDash || end+1 < len(w.src) && w.src[end] == '-' && w.src[end+1] != ']' {
+		return refuse(`a class such as \d, \p{L} or [:alpha:] cannot be a range endpoint; escape the dash as \- or put it last in the class`)
+	}
+	cs.items++
+	return nil
+}
+
+// setEnd returns where the set starting at pos (\d, \pL, \p{..}, [:..:]) ends.
+func (w *rewriter) setEnd() int {
+	rest := w.src[w.pos:]
+	switch {
+	case strings.HasPrefix(rest, "[:"):
+		if i := strings.Index(rest, ":]"); i >= 0 {
+			return w.pos + i + 2
+		}
+	case len(rest) >= 3 && (rest[1] == 'p' || rest[1] == 'P') && rest[2] == '{':
+		if i := strings.IndexByte(rest, '}'); i >= 0 {
+			return w.pos + i + 1
+		}
+	case len(rest) >= 3 && (rest[1] == 'p' || rest[1] == 'P'):
+		_, size := utf8.DecodeRuneInString(rest[2:])
+		return w.pos + 2 + size
+	}
+	return min(w.pos+2, len(w.src))
+}
+
+// property copies \pX or \p{Name} when Name is a general category, which
+// ripgrep and Go read alike; scripts (ripgrep reads them as script
+// extensions) and binary properties (Go has none) are refused.
+func (w *rewriter) property(b *strings.Builder) error {
+	end := w.setEnd()
+	seq := w.src[w.pos:end]
+	name := strings.TrimSuffix(strings.TrimPrefix(seq[2:], "{"), "}")
+	switch {
+	case strings.HasPrefix(name, "^"):
+		return refuse(`write \P{%s} instead of \p{^%s}`, name[1:], name[1:])
+	case propertyNames()[canonicalName(name)] == scriptName:
+		return refuse(`Unicode scripts such as \p{%s} are not supported by the built-in search engine; use a general category such as \p{L}, or list the characters as a range such as [\x{370}-\x{3FF}]`, name)
+	case !isCategory(name):
+		return refuse(`the Unicode property %s is not supported; use a general category such as \p{L}, \p{Lu}, \p{Nd}, \p{P} or \p{Any}`, seq)
+	}
+	b.WriteString(seq)
+	w.pos = end
+	return nil
+}
+
+// unicodeEscape turns Rust's \u007F, \u{7F}, \U0000007F and \U{7F} into Go's \x{7F}.
+func (w *rewriter) unicodeEscape(b *strings.Builder, outside bool) error {
+	digits := 4
+	if w.src[w.pos+1] == 'U' {
+		digits = 8
+	}
+	return w.codeEscape(b, outside, digits)
+}
+
+// hexEscape checks \x7F and \x{7F}.
+func (w *rewriter) hexEscape(b *strings.Builder, outside bool) error {
+	return w.codeEscape(b, outside, 2)
+}
+
+// codeEscape writes a character given by its code in hex as \x{...}; a
+// malformed one is copied for Go's parser to report.
+func (w *rewriter) codeEscape(b *strings.Builder, outside bool, digits int) error {
+	rest := w.src[w.pos+2:]
+	var hex string
+	n := 2
+	if strings.HasPrefix(rest, "{") {
+		if end := strings.IndexByte(rest, '}'); end > 0 {
+			hex, n = rest[1:end], 2+end+1
+		}
+	} else if len(rest) >= digits {
+		hex, n = rest[:digits], 2+digits
+	}
+	v, err := strconv.ParseUint(hex, 16, 32)
+	if hex == "" || err != nil || v > unicode.MaxRune {
+		w.copyN(b, 2)
+		return nil
+	}
+	if outside && v == '\n' {
+		return refuseLineBreak()
+	}
+	b.WriteString(`\x{` + strings.ToUpper(hex) + `}`)
+	w.pos += n
+	return nil
+}
+
+// class rewrites one bracket class and checks that ripgrep accepts it:
+// ripgrep refuses an empty class and a class of only '\n'.
+func (w *rewriter) class() error {
+	cs := &classState{}
+	w.copyN(&cs.text, 1)
+	if w.pos < len(w.src) && w.src[w.pos] == '^' {
+		w.copyN(&cs.text, 1)
+	}
+	if w.pos < len(w.src) && w.src[w.pos] == ']' {
+		cs.text.WriteString(`\]`) // a leading ']' is literal in both syntaxes
+		w.pos++
+		cs.items++
+	}
+	for closed := false; !closed && w.pos < len(w.src); {
+		c := w.src[w.pos]
+		next := byte(0)
+		if w.pos+1 < len(w.src) {
+			next = w.src[w.pos+1]
+		}
+		switch {
+		case c == ']':
+			w.copyN(&cs.text, 1)
+			closed = true
+		case c == '[' && next == ':':
+			if err := w.posixClass(cs); err != nil {
+				return err
+			}
+		case c == '[':
+			return refuse(`nested character classes such as [a[bc]] are not supported; write one flat class such as [abc], and escape a literal [ as \[`)
+		case (c == '&' || c == '-' || c == '~') && next == c:
+			return refuse(`class set operations (&&, --, ~~) are not supported; list the characters in one class, or escape a literal as \%c`, c)
+		case c == '\\':
+			if err := w.escape(cs); err != nil {
+				return err
+			}
+		case c == '-':
+			cs.afterDash = cs.items > 0
+			cs.items++
+			w.copyN(&cs.text, 1)
+		default:
+			cs.afterDash = false
+			cs.items++
+			w.copyRune(&cs.text)
+		}
+	}
+	text := cs.text.String()
+	if err := checkClass(text); err != nil {
+		return err
+	}
+	w.out.WriteString(text)
+	return nil
+}
+
+// posixClass copies [:alpha:] and friends (ASCII in both syntaxes).
+func (w *rewriter) posixClass(cs *classState) error {
+	end := w.setEnd()
+	name := strings.TrimPrefix(strings.TrimSuffix(w.src[w.pos:end], ":]"), "[:")
+	if !posixNames[strings.TrimPrefix(name, "^")] {
+		return refuse(`nested character classes are not supported and [:%s:] is not a POSIX class; escape a literal [ as \[`, name)
+	}
+	if err := w.checkSetInClass(cs); err != nil {
+		return err
+	}
+	w.copyN(&cs.text, end-w.pos)
+	return nil
+}
+
+var posixNames = map[string]bool{
+	"alnum": true, "alpha": true, "ascii": true, "blank": true, "cntrl": true, "digit": true, "graph": true,
+	"lower": true, "print": true, "punct": true, "space": true, "upper": true, "word": true, "xdigit": true,
+}
+
+// checkClass refuses a class ripgrep refuses: one that matches nothing, or
+// only a line break (which no search line contains).
+func checkClass(text string) error {
+	re, err := syntax.Parse(text, syntax.Perl)
+	if err != nil {
+		return nil // the whole pattern's parse reports it
+	}
+	switch {
+	case re.Op == syntax.OpNoMatch, re.Op == syntax.OpCharClass && len(re.Rune) == 0:
+		return refuse(`the character class %s matches no character; ripgrep refuses empty classes`, text)
+	case re.Op == syntax.OpLiteral && len(re.Rune) == 1 && re.Rune[0] == '\n',
+		re.Op == syntax.OpCharClass && len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n':
+		return refuseLineBreak()
+	}
+	return nil
+}
+
+// group checks what follows '(': lookaround, atomic groups, comments,
+// backreferences and the x, u and R flags have no equivalent.
+func (w *rewriter) group() error {
+	rest := w.src[w.pos+1:]
+	if !strings.HasPrefix(rest, "?") {
+		w.copyN(&w.out, 1)
+		return nil
+	}
+	rest = rest[1:]
+	switch {
+	case strings.HasPrefix(rest, "P<"):
+	case strings.HasPrefix(rest, "P=") || strings.HasPrefix(rest, "P>"):
+		return refuse(`backreferences and recursion such as (?P=name) are not supported (ripgrep has none)`)
+	case strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!") || strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!"):
+		return refuse(`lookahead and lookbehind such as (?=...) and (?<!...) are not supported (ripgrep has none); match the surrounding text instead`)
+	case strings.HasPrefix(rest, "<"):
+		return refuse(`write a named group as (?P<name>...); (?<name>...) is not accepted by every ripgrep version`)
+	case strings.HasPrefix(rest, ">"):
+		return refuse(`atomic groups (?>...) are not supported; write (?:...)`)
+	case strings.HasPrefix(rest, "#"):
+		return refuse(`inline comments (?#...) are not supported; remove them`)
+	default:
+		if err := checkFlags(rest); err != nil {
+			return err
+		}
+	}
+	w.copyN(&w.out, 2)
+	return nil
+}
+
+// checkFlags looks at the flags of (?flags) or (?flags:...).
+func checkFlags(rest string) error {
+	negated := false
+	for _, c := range rest {
+		switch c {
+		case ':', ')':
+			return nil
+		case '-':
+			negated = true
+		case 'm':
+			if negated {
+				return refuse(`(?-m) is not supported; ^ and $ already match at the start and end of each value's line`)
+			}
+		case 'x':
+			return refuse(`the x (verbose) flag is not supported; remove it and write the pattern without spaces or comments`)
+		case 'u':
+			return refuse(`the u flag is not supported; remove it (patterns are always Unicode-aware)`)
+		case 'R':
+			return refuse(`the R (CRLF) flag is not supported; remove it (values never contain line breaks)`)
+		case 'i', 's', 'U':
+		default:
+			return nil // Go's parser reports the unknown flag
+		}
+	}
+	return nil
+}
+
+// counted checks that a '{' starts a repetition such as {2}, {2,} or {2,5}:
+// Rust refuses any other bare '{' where Go reads it as a literal.
+func (w *rewriter) counted() error {
+	rest := w.src[w.pos+1:]
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	ok := i > 0
+	if ok && i < len(rest) && rest[i] == ',' {
+		i++
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+	}
+	if !ok || i >= len(rest) || rest[i] != '}' {
+		return refuse(`a literal { must be escaped as \{ (a bare { starts a repetition such as {2,5})`)
+	}
+	w.copyN(&w.out, i+2)
+	return nil
+}
+
+func refuse(format string, args ...any) error {
+	return domain.Errorf(domain.ErrInvalidArgument, "unsupported regex: "+format, args...)
+}
+
+func refuseLineBreak() error {
+	return domain.Errorf(domain.ErrInvalidArgument,
+		"the pattern cannot match a line break: values are searched one line each, with line breaks shown as %s (U+23CE); write %s instead",
+		domain.LineBreakMark, domain.LineBreakMark)
+}
+
+// canonicalName folds a property name the way Go's regexp/syntax looks it
+// up (and ripgrep matches names loosely too): spaces, underscores and
+// hyphens dropped, the first letter upper case and the rest lower case.
+func canonicalName(name string) string {
+	b := make([]byte, 0, len(name))
+	for i := range len(name) {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == ' ':
+			continue
+		case len(b) == 0 && 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		case len(b) > 0 && 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// Kinds of \p{...} names.
+const (
+	unknownName = iota
+	categoryName
+	scriptName
+)
+
+// propertyNames maps canonical \p names to their kind. Only general
+// categories (and Any, Assigned, ASCII) resolve to the same set in ripgrep
+// and Go; ripgrep reads a script name as Script_Extensions, Go as Script.
+var propertyNames = sync.OnceValue(func() map[string]int {
+	m := map[string]int{"Any": categoryName, "Assigned": categoryName, "Ascii": categoryName, "Lc": categoryName}
+	for name := range unicode.Scripts {
+		m[canonicalName(name)] = scriptName
+	}
+	for name := range unicode.Categories {
+		m[canonicalName(name)] = categoryName
+	}
+	for alias := range unicode.CategoryAliases {
+		m[canonicalName(alias)] = categoryName
+	}
+	return m
+})
+
+// isCategory reports whether name is a general category (or Any, Assigned,
+// ASCII) that Go's parser also finds.
+func isCategory(name string) bool {
+	c := canonicalName(name)
+	if propertyNames()[c] != categoryName {
+		return false
+	}
+	_, err := syntax.Parse(`\p{`+name+`}`, syntax.Perl)
+	return err == nil
+}

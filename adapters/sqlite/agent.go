@@ -1,0 +1,219 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	msqlite "modernc.org/sqlite"
+	lib "modernc.org/sqlite/lib"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// maxValueBytes caps any string or blob an agent statement can build
+// (SQLITE_LIMIT_LENGTH). zeroblob/randomblob/printf bombs then fail with
+// "string or blob too big" instead of growing the process.
+const maxValueBytes = 32 << 20
+
+// call is the state of one agent tool call on one connection: the policy
+// the authorizer applies, what it saw, and what the pre-update hook
+// counted. The authorizer and the hook run on the goroutine stepping the
+// statement, so the fields need no lock.
+type call struct {
+	h      handle
+	policy domain.Policy
+
+	running   bool // the statement compiled and is now stepping
+	suspended bool // the server's own BEGIN/COMMIT/ROLLBACK
+	denial    string
+	seen      uint64 // bit per domain.Action
+
+	shadow map[string]bool // lower-cased names of real shadow tables
+
+	changed    int64 // rows updated or deleted (REPLACE and upsert included)
+	lastInsert int64 // rowid of the last row inserted into a rowid table
+}
+
+func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, trigger string) msqlite.AuthorizerReturnCode {
+	if c.suspended {
+		return msqlite.AuthorizerOK
+	}
+	act := domain.Action(a)
+	if act > 0 && act < 64 {
+		c.seen |= 1 << uint(act)
+	}
+	reason := c.policy.Check(domain.AuthRequest{
+		Action: act, Arg1: arg1, Arg2: arg2, Database: database, Trigger: trigger, Running: c.running,
+	})
+	if reason == "" {
+		return msqlite.AuthorizerOK
+	}
+	if c.denial == "" {
+		c.denial = reason
+	}
+	return msqlite.AuthorizerDeny
+}
+
+func (c *call) preUpdate(d msqlite.SQLitePreUpdateData) {
+	name := strings.ToLower(d.TableName)
+	if domain.IsInternalName(name) || c.shadow[name] {
+		return
+	}
+	switch domain.Action(d.Op) {
+	case domain.ActionUpdate, domain.ActionDelete:
+		c.changed++
+	case domain.ActionInsert:
+		c.lastInsert = d.NewRowID
+	}
+}
+
+func (c *call) saw(a domain.Action) bool { return c.seen&(1<<uint(a)) != 0 }
+
+func (c *call) actions() []domain.Action {
+	var out []domain.Action
+	for a := domain.Action(1); a < 64; a++ {
+		if c.saw(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (c *call) sawDDL() bool {
+	for _, a := range c.actions() {
+		if a.IsDDL() {
+			return true
+		}
+	}
+	return false
+}
+
+// reset forgets what the previous statement of this call saw.
+func (c *call) reset() {
+	c.running, c.denial, c.seen, c.changed, c.lastInsert = false, "", 0, 0, 0
+}
+
+// withAgent runs fn on an agent connection of the tier's pool with the
+// policy installed and ctx's deadline armed.
+func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) error) error {
+	pool := s.writers
+	if tier == domain.TierRead {
+		pool = s.readers
+	}
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		h, err := rawHandle(dc)
+		if err != nil {
+			return err
+		}
+		c := &call{h: h, policy: domain.Policy{Tier: tier}}
+		if tier != domain.TierRead {
+			if c.shadow, err = shadowTables(h); err != nil {
+				return s.translate(ctx, c, err)
+			}
+			c.policy.IsShadow = func(t string) bool { return c.shadow[strings.ToLower(t)] }
+		}
+		h.limit(lib.SQLITE_LIMIT_LENGTH, maxValueBytes)
+		reg := dc.(msqlite.AuthorizerRegisterer)
+		if err := reg.RegisterAuthorizer(c.authorize); err != nil {
+			return err
+		}
+		defer reg.RegisterAuthorizer(nil)
+		hook := dc.(interface {
+			RegisterPreUpdateHook(msqlite.PreUpdateHookFn)
+		})
+		hook.RegisterPreUpdateHook(c.preUpdate)
+		defer hook.RegisterPreUpdateHook(nil)
+
+		stop := armDeadline(ctx, h.db)
+		err = fn(c)
+		stop()
+		if err != nil && !h.autocommit() {
+			c.suspended = true
+			_ = h.exec("ROLLBACK")
+		}
+		return s.translate(ctx, c, err)
+	})
+}
+
+// armDeadline interrupts SQLite once ctx is done, repeating until the call
+// ends, because SQLite drops an interrupt that arrives between statements.
+// The returned stop waits until no interrupt can arrive any more.
+func armDeadline(ctx context.Context, db uintptr) (stop func()) {
+	var mu sync.Mutex
+	done := false
+	finished := make(chan struct{})
+	unregister := context.AfterFunc(ctx, func() {
+		defer close(finished)
+		for {
+			mu.Lock()
+			if done {
+				mu.Unlock()
+				return
+			}
+			interrupt(db)
+			mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	return func() {
+		mu.Lock()
+		done = true
+		mu.Unlock()
+		if !unregister() {
+			<-finished
+		}
+	}
+}
+
+// translate maps what went wrong to the error the agent sees.
+func (s *Store) translate(ctx context.Context, c *call, err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	var se *sqliteError
+	if !errors.As(err, &se) {
+		return s.connError(ctx, err)
+	}
+	switch {
+	case ctx.Err() != nil && (se.code == lib.SQLITE_INTERRUPT || errors.Is(ctx.Err(), context.DeadlineExceeded)):
+		return s.timeoutError()
+	case c != nil && c.denial != "" && se.code == lib.SQLITE_AUTH:
+		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
+	case c != nil && c.denial != "" && strings.Contains(se.msg, "not authorized"):
+		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
+	}
+	return domain.SQLiteError(s.scrub(se.msg))
+}
+
+func (s *Store) timeoutError() error {
+	return domain.Errorf(domain.ErrTimeout, "query exceeded %ss and was cancelled; narrow it, add a LIMIT, or add an index", domain.FormatSeconds(s.opts.QueryTimeout))
+}
+
+// connError reports a failure to get or use a connection.
+func (s *Store) connError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return s.timeoutError()
+	}
+	return domain.SQLiteError(s.scrub(err.Error()))
+}
+
+// scrub removes absolute paths of the database from a message: agents see the
+// file's name only (SPEC A3).
+func (s *Store) scrub(msg string) string {
+	if s.path == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, s.path, s.name)
+}

@@ -1,0 +1,115 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// bootstrapSQL creates the server's tables, their append-only triggers, the
+// audit index and the query_errors view. It is byte-compatible with the
+// Python reference, so a database made by either server works with the
+// other, and it is idempotent.
+const bootstrapSQL = `
+CREATE TABLE IF NOT EXISTS memory_events (
+    id        INTEGER PRIMARY KEY,
+    ts        TEXT NOT NULL,
+    session   TEXT NOT NULL,
+    kind      TEXT NOT NULL DEFAULT 'note',
+    content   TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash      TEXT NOT NULL UNIQUE
+);
+CREATE TRIGGER IF NOT EXISTS memory_events_no_update BEFORE UPDATE ON memory_events
+    BEGIN SELECT RAISE(ABORT, 'memory_events is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS memory_events_no_delete BEFORE DELETE ON memory_events
+    BEGIN SELECT RAISE(ABORT, 'memory_events is append-only'); END;
+
+CREATE TABLE IF NOT EXISTS memory_checkpoints (
+    id            INTEGER PRIMARY KEY,
+    ts            TEXT NOT NULL,
+    session       TEXT NOT NULL,
+    summary       TEXT NOT NULL,
+    last_event_id INTEGER NOT NULL,
+    head_hash     TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS memory_checkpoints_no_update BEFORE UPDATE ON memory_checkpoints
+    BEGIN SELECT RAISE(ABORT, 'memory_checkpoints is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS memory_checkpoints_no_delete BEFORE DELETE ON memory_checkpoints
+    BEGIN SELECT RAISE(ABORT, 'memory_checkpoints is append-only'); END;
+
+CREATE TABLE IF NOT EXISTS query_log (
+    id          INTEGER PRIMARY KEY,
+    ts          TEXT NOT NULL,
+    session     TEXT NOT NULL,
+    tool        TEXT NOT NULL,
+    query       TEXT,
+    ok          INTEGER NOT NULL,
+    rows        INTEGER,
+    error       TEXT,
+    duration_ms INTEGER NOT NULL,
+    detail      TEXT
+);
+CREATE INDEX IF NOT EXISTS query_log_ts ON query_log(ts);
+CREATE TRIGGER IF NOT EXISTS query_log_no_update BEFORE UPDATE ON query_log
+    BEGIN SELECT RAISE(ABORT, 'query_log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS query_log_no_delete BEFORE DELETE ON query_log
+    BEGIN SELECT RAISE(ABORT, 'query_log is append-only'); END;
+
+CREATE VIEW IF NOT EXISTS query_errors AS
+-- description: failed tool calls, newest first; shows where queries go wrong
+SELECT id, ts, tool, query, error FROM query_log WHERE ok = 0 ORDER BY id DESC;
+`
+
+// bootstrap switches the file to WAL (so several server processes read while
+// one writes) and creates the server objects in one transaction.
+func (s *Store) bootstrap(ctx context.Context) error {
+	var mode string
+	if err := s.internal.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return fmt.Errorf("set WAL mode on %s: %s", s.name, s.scrub(err.Error()))
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("set WAL mode on %s: SQLite kept journal_mode=%s", s.name, mode)
+	}
+	conn, err := s.internal.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
+	if _, err := conn.ExecContext(ctx, bootstrapSQL); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
+	return nil
+}
+
+// shadowTables asks SQLite which tables are real virtual-table shadow tables
+// (PRAGMA table_list type 'shadow'), so the policy never guesses from names.
+func shadowTables(h handle) (map[string]bool, error) {
+	st, _, err := h.prepare("SELECT name FROM pragma_table_list WHERE type = 'shadow' AND schema = 'main'")
+	if err != nil {
+		return nil, err
+	}
+	defer st.finalize()
+	out := map[string]bool{}
+	v := make([]any, 1)
+	for {
+		more, err := st.step()
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return out, nil
+		}
+		st.row(v)
+		if name, ok := v[0].(string); ok {
+			out[strings.ToLower(name)] = true
+		}
+	}
+}

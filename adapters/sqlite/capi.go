@@ -1,0 +1,172 @@
+package sqlite
+
+import (
+	"unsafe"
+
+	"modernc.org/libc"
+	lib "modernc.org/sqlite/lib"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// This file is the thin layer over SQLite's C API that agent statements use.
+// Every function here runs on a handle held exclusively by the caller.
+
+// prepared is one compiled statement.
+type prepared struct {
+	h    handle
+	p    uintptr
+	ncol int
+}
+
+// prepare compiles the first statement of sql and returns the text SQLite
+// did not consume. p is 0 when sql holds only whitespace and comments.
+func (h handle) prepare(sql string) (st prepared, tail string, err error) {
+	z, err := libc.CString(sql)
+	if err != nil {
+		return prepared{}, "", err
+	}
+	defer libc.Xfree(h.tls, z)
+	out := libc.Xmalloc(h.tls, 2*8)
+	if out == 0 {
+		return prepared{}, "", domain.Errorf(domain.ErrSQLite, "SQLite error: out of memory")
+	}
+	defer libc.Xfree(h.tls, out)
+	*(*uintptr)(unsafe.Pointer(out)) = 0
+	*(*uintptr)(unsafe.Pointer(out + 8)) = 0
+	rc := lib.Xsqlite3_prepare_v3(h.tls, h.db, z, -1, 0, out, out+8)
+	p := *(*uintptr)(unsafe.Pointer(out))
+	if rc != lib.SQLITE_OK {
+		if p != 0 {
+			lib.Xsqlite3_finalize(h.tls, p)
+		}
+		return prepared{}, "", h.lastError(rc)
+	}
+	tailPtr := *(*uintptr)(unsafe.Pointer(out + 8))
+	consumed := int(tailPtr - z)
+	if consumed < 0 || consumed > len(sql) {
+		consumed = len(sql)
+	}
+	st = prepared{h: h, p: p}
+	if p != 0 {
+		st.ncol = int(lib.Xsqlite3_column_count(h.tls, p))
+	}
+	return st, sql[consumed:], nil
+}
+
+// sqliteError carries SQLite's result code and message; the engine turns it
+// into a domain error once it knows whether the deadline or the policy
+// caused it.
+type sqliteError struct {
+	code int32
+	msg  string
+}
+
+func (e *sqliteError) Error() string { return e.msg }
+
+func (h handle) lastError(rc int32) error {
+	msg := libc.GoString(lib.Xsqlite3_errmsg(h.tls, h.db))
+	if msg == "" || msg == "not an error" {
+		msg = libc.GoString(lib.Xsqlite3_errstr(h.tls, rc))
+	}
+	return &sqliteError{code: rc & 0xff, msg: msg}
+}
+
+// params returns how many bound parameters the statement uses.
+func (s prepared) params() int {
+	return int(lib.Xsqlite3_bind_parameter_count(s.h.tls, s.p))
+}
+
+// readonly reports SQLite's own verdict on whether the program writes.
+func (s prepared) readonly() bool {
+	return lib.Xsqlite3_stmt_readonly(s.h.tls, s.p) != 0
+}
+
+func (s prepared) columns() []string {
+	names := make([]string, s.ncol)
+	for i := range names {
+		names[i] = libc.GoString(lib.Xsqlite3_column_name(s.h.tls, s.p, int32(i)))
+	}
+	return names
+}
+
+// step advances the statement: true with a row, false when done.
+func (s prepared) step() (bool, error) {
+	switch rc := lib.Xsqlite3_step(s.h.tls, s.p); rc {
+	case lib.SQLITE_ROW:
+		return true, nil
+	case lib.SQLITE_DONE:
+		return false, nil
+	default:
+		return false, s.h.lastError(rc)
+	}
+}
+
+// row fills dst with the current row. TEXT is copied as stored (no time
+// parsing); BLOBs are represented by their length only, since no tool shows
+// their bytes.
+func (s prepared) row(dst []any) {
+	tls, p := s.h.tls, s.p
+	for i := range dst {
+		c := int32(i)
+		switch lib.Xsqlite3_column_type(tls, p, c) {
+		case lib.SQLITE_INTEGER:
+			dst[i] = int64(lib.Xsqlite3_column_int64(tls, p, c))
+		case lib.SQLITE_FLOAT:
+			dst[i] = lib.Xsqlite3_column_double(tls, p, c)
+		case lib.SQLITE_TEXT:
+			t := lib.Xsqlite3_column_text(tls, p, c)
+			n := int(lib.Xsqlite3_column_bytes(tls, p, c))
+			if t == 0 || n == 0 {
+				dst[i] = ""
+			} else {
+				dst[i] = string(unsafe.Slice((*byte)(unsafe.Pointer(t)), n))
+			}
+		case lib.SQLITE_BLOB:
+			dst[i] = domain.Blob(lib.Xsqlite3_column_bytes(tls, p, c))
+		default:
+			dst[i] = nil
+		}
+	}
+}
+
+// finalize releases the statement; calling it again does nothing.
+func (s *prepared) finalize() {
+	if s.p != 0 {
+		lib.Xsqlite3_finalize(s.h.tls, s.p)
+		s.p = 0
+	}
+}
+
+// exec runs a statement that returns no rows the caller needs.
+func (h handle) exec(sql string) error {
+	st, _, err := h.prepare(sql)
+	if err != nil {
+		return err
+	}
+	defer st.finalize()
+	if st.p == 0 {
+		return nil
+	}
+	for {
+		more, err := st.step()
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+func (h handle) changes() int64 { return int64(lib.Xsqlite3_changes64(h.tls, h.db)) }
+
+func (h handle) autocommit() bool { return lib.Xsqlite3_get_autocommit(h.tls, h.db) != 0 }
+
+// interrupt asks SQLite to stop the running statement. It is safe to call
+// from another goroutine; it uses its own thread state.
+func interrupt(db uintptr) {
+	tls := libc.NewTLS()
+	lib.Xsqlite3_interrupt(tls, db)
+	tls.Close()
+}
+
+// limit sets one of SQLite's run-time limits.
+func (h handle) limit(id, v int32) { lib.Xsqlite3_limit(h.tls, h.db, id, v) }

@@ -1,0 +1,216 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+var _ ports.Catalog = (*Store)(nil)
+
+// notShadow keeps schema rows that are not real shadow tables, as SQLite
+// itself classifies them (SPEC A4.2), and not internal objects (A4.3: an exact,
+// case-insensitive "sqlite_" prefix, never a LIKE pattern).
+const notShadow = `NOT EXISTS (SELECT 1 FROM pragma_table_list l
+      WHERE l.schema = 'main' AND l.type = 'shadow' AND l.name = m.%s)
+  AND lower(substr(m.name, 1, 7)) <> 'sqlite_'`
+
+func notShadowOf(col string) string { return strings.Replace(notShadow, "%s", col, 1) }
+
+// Tables lists tables and views in list_tables order.
+func (s *Store) Tables(ctx context.Context, counts bool) ([]domain.TableInfo, error) {
+	rows, err := s.readers.QueryContext(ctx, `SELECT m.name, m.type FROM sqlite_schema m
+WHERE m.type IN ('table', 'view') AND `+notShadowOf("name")+`
+ORDER BY m.type, m.name`)
+	if err != nil {
+		return nil, s.connError(ctx, err)
+	}
+	var out []domain.TableInfo
+	for rows.Next() {
+		t := domain.TableInfo{Rows: -1}
+		if err := rows.Scan(&t.Name, &t.Type); err != nil {
+			rows.Close()
+			return nil, s.connError(ctx, err)
+		}
+		out = append(out, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.connError(ctx, err)
+	}
+	if counts {
+		for i := range out {
+			if out[i].Type != "table" {
+				continue
+			}
+			if out[i].Rows, err = s.count(ctx, out[i].Name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) count(ctx context.Context, table string) (int64, error) {
+	var n int64
+	err := s.readers.QueryRowContext(ctx, "SELECT count(*) FROM "+domain.QuoteIdent(table)).Scan(&n)
+	if err != nil {
+		return 0, s.connError(ctx, err)
+	}
+	return n, nil
+}
+
+// Describe returns a table's or view's structure, row count and SQL.
+func (s *Store) Describe(ctx context.Context, table string) (domain.TableDescription, error) {
+	d := domain.TableDescription{Rows: -1}
+	err := s.readers.QueryRowContext(ctx,
+		"SELECT name, type, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE", table).
+		Scan(&d.Name, &d.Type, &d.SQL)
+	if err == sql.ErrNoRows {
+		return d, domain.Errorf(domain.ErrNotFound, "no table or view named %s; use list_tables", domain.Quote(table))
+	}
+	if err != nil {
+		return d, s.connError(ctx, err)
+	}
+	if err := s.query(ctx, func(r *sql.Rows) error {
+		var c domain.Column
+		var dflt sql.NullString
+		var notnull int64
+		if err := r.Scan(&c.CID, &c.Name, &c.Type, &notnull, &dflt, &c.PK); err != nil {
+			return err
+		}
+		c.NotNull = notnull != 0
+		if dflt.Valid {
+			c.Default = &dflt.String
+		}
+		d.Columns = append(d.Columns, c)
+		return nil
+	}, "SELECT cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", d.Name); err != nil {
+		return d, err
+	}
+	if err := s.query(ctx, func(r *sql.Rows) error {
+		var fk domain.ForeignKey
+		var to sql.NullString
+		if err := r.Scan(&fk.From, &fk.Table, &to); err != nil {
+			return err
+		}
+		fk.To = to.String
+		d.ForeignKeys = append(d.ForeignKeys, fk)
+		return nil
+	}, `SELECT "from", "table", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq`, d.Name); err != nil {
+		return d, err
+	}
+	if err := s.query(ctx, func(r *sql.Rows) error {
+		var ix domain.Index
+		var unique int64
+		var cols sql.NullString
+		if err := r.Scan(&ix.Name, &unique, &ix.Origin, &cols); err != nil {
+			return err
+		}
+		ix.Unique = unique != 0
+		if cols.String != "" {
+			ix.Columns = strings.Split(cols.String, "\x1f")
+		}
+		d.Indexes = append(d.Indexes, ix)
+		return nil
+	}, `SELECT l.name, l."unique", l.origin,
+  (SELECT group_concat(coalesce(i.name, '<expr>'), char(31)) FROM
+     (SELECT name FROM pragma_index_info(l.name) ORDER BY seqno) i)
+FROM pragma_index_list(?) l`, d.Name); err != nil {
+		return d, err
+	}
+	if d.Type == "table" {
+		if d.Rows, err = s.count(ctx, d.Name); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+// query runs a fixed catalog query on a read connection.
+func (s *Store) query(ctx context.Context, scan func(*sql.Rows) error, q string, args ...any) error {
+	rows, err := s.readers.QueryContext(ctx, q, args...)
+	if err != nil {
+		return s.connError(ctx, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return s.connError(ctx, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return s.connError(ctx, err)
+	}
+	return nil
+}
+
+// Objects returns stored schema SQL in get_schema order, without shadow and
+// internal objects.
+func (s *Store) Objects(ctx context.Context) ([]domain.SchemaObject, error) {
+	var out []domain.SchemaObject
+	err := s.query(ctx, func(r *sql.Rows) error {
+		var o domain.SchemaObject
+		if err := r.Scan(&o.Type, &o.Name, &o.TableName, &o.SQL); err != nil {
+			return err
+		}
+		out = append(out, o)
+		return nil
+	}, `SELECT m.type, m.name, m.tbl_name, m.sql FROM sqlite_schema m
+WHERE m.sql IS NOT NULL AND `+notShadowOf("name")+`
+  AND (m.type = 'view' OR NOT EXISTS (SELECT 1 FROM pragma_table_list l
+      WHERE l.schema = 'main' AND l.type = 'shadow' AND l.name = m.tbl_name))
+ORDER BY CASE m.type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 WHEN 'trigger' THEN 3 ELSE 4 END, m.name`)
+	return out, err
+}
+
+// Object returns the schema entry named name (letter case ignored, as
+// SQLite ignores it).
+func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, error) {
+	var o domain.SchemaObject
+	var q sql.NullString
+	err := s.readers.QueryRowContext(ctx,
+		"SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE", name).
+		Scan(&o.Type, &o.Name, &o.TableName, &q)
+	if err == sql.ErrNoRows {
+		return o, domain.Errorf(domain.ErrNotFound, "no object named %s", domain.Quote(name))
+	}
+	if err != nil {
+		return o, s.connError(ctx, err)
+	}
+	o.SQL = q.String
+	return o, nil
+}
+
+// ReplaceView runs the create_view DDL on an internal connection in one
+// transaction, dropping the old view first when replace is set.
+func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool) error {
+	conn, err := s.internal.Conn(ctx)
+	if err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.connError(ctx, err)
+	}
+	run := func() error {
+		if replace {
+			if _, err := conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+domain.QuoteIdent(name)); err != nil {
+				return err
+			}
+		}
+		if _, err := conn.ExecContext(ctx, ddl); err != nil {
+			return err
+		}
+		_, err := conn.ExecContext(ctx, "COMMIT")
+		return err
+	}
+	if err := run(); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return s.connError(ctx, err)
+	}
+	return nil
+}

@@ -1,0 +1,14 @@
+// Package sqlite is the SQLite adapter: it opens the database file with
+// modernc.org/sqlite (pure Go, no cgo), bootstraps the server tables, runs
+// agent SQL under the statement policy of package domain, and implements the
+// catalog, memory and audit ports.
+//
+// Agent statements do not go through database/sql's Query: this package
+// steps them with SQLite's own C API (modernc.org/sqlite/lib) on a connection
+// it holds exclusively. That is what lets it keep every value exactly as
+// SQLite stores it (the driver turns TEXT in DATE columns into time.Time),
+// find where the first statement ends the way SQLite does (the prepare tail),
+// count bound parameters before anything runs, and stream rows under a cap.
+// The authorizer and the pre-update hook are installed through the driver's
+// public API.
+package sqlite

@@ -1,0 +1,180 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+var _ ports.MemoryStore = (*Store)(nil)
+
+// inWrite runs fn inside BEGIN IMMEDIATE on an internal connection: the
+// write lock is taken before the head is read, so appends from several
+// server processes queue up and form one linear chain.
+func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
+	conn, err := s.internal.Conn(ctx)
+	if err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.connError(ctx, err)
+	}
+	if err := fn(conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		if _, ok := err.(*domain.Error); ok {
+			return err
+		}
+		return s.connError(ctx, err)
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return s.connError(ctx, err)
+	}
+	return nil
+}
+
+func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
+	var id int64
+	var hash string
+	err := conn.QueryRowContext(ctx, "SELECT id, hash FROM memory_events ORDER BY id DESC LIMIT 1").Scan(&id, &hash)
+	if err == sql.ErrNoRows {
+		return 0, domain.Genesis, nil
+	}
+	return id, hash, err
+}
+
+// Append stores the next event durably (synchronous=FULL, WAL).
+func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error)) (domain.Event, error) {
+	var e domain.Event
+	err := s.inWrite(ctx, func(conn *sql.Conn) error {
+		id, h, err := head(ctx, conn)
+		if err != nil {
+			return err
+		}
+		if e, err = next(id, h); err != nil {
+			return err
+		}
+		_, err = conn.ExecContext(ctx,
+			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
+		return err
+	})
+	return e, err
+}
+
+// Checkpoint stores the next checkpoint against the current head.
+func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error)) (domain.Checkpoint, error) {
+	var c domain.Checkpoint
+	err := s.inWrite(ctx, func(conn *sql.Conn) error {
+		id, h, err := head(ctx, conn)
+		if err != nil {
+			return err
+		}
+		if c, err = next(id, h); err != nil {
+			return err
+		}
+		res, err := conn.ExecContext(ctx,
+			"INSERT INTO memory_checkpoints (ts, session, summary, last_event_id, head_hash) VALUES (?, ?, ?, ?, ?)",
+			c.TS, c.Session, c.Summary, c.LastEventID, c.HeadHash)
+		if err != nil {
+			return err
+		}
+		c.ID, err = res.LastInsertId()
+		return err
+	})
+	return c, err
+}
+
+// Events walks every event in id order and counts them all.
+func (s *Store) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
+	rows, err := s.readers.QueryContext(ctx,
+		"SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id")
+	if err != nil {
+		return 0, s.connError(ctx, err)
+	}
+	defer rows.Close()
+	var n int64
+	want := true
+	var e domain.Event
+	for rows.Next() {
+		n++
+		if !want {
+			continue
+		}
+		if err := rows.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
+			return n, s.connError(ctx, err)
+		}
+		want = fn(e)
+	}
+	if err := rows.Err(); err != nil {
+		return n, s.connError(ctx, err)
+	}
+	return n, nil
+}
+
+// Resume loads what get_resume_context shows.
+func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
+	var st domain.ResumeState
+	var cp domain.Checkpoint
+	err := s.readers.QueryRowContext(ctx,
+		"SELECT id, ts, session, summary, last_event_id, head_hash FROM memory_checkpoints ORDER BY id DESC LIMIT 1").
+		Scan(&cp.ID, &cp.TS, &cp.Session, &cp.Summary, &cp.LastEventID, &cp.HeadHash)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return st, s.connError(ctx, err)
+	default:
+		st.Checkpoint = &cp
+		var h string
+		err := s.readers.QueryRowContext(ctx, "SELECT hash FROM memory_events WHERE id = ?", cp.LastEventID).Scan(&h)
+		if err != nil && err != sql.ErrNoRows {
+			return st, s.connError(ctx, err)
+		}
+		st.Anchored = cp.Anchored(h, err == nil)
+	}
+	since := int64(0)
+	if st.Checkpoint != nil {
+		since = st.Checkpoint.LastEventID
+	}
+	where := "id > ?"
+	args := []any{since}
+	if len(exclude) > 0 {
+		where += " AND kind NOT IN (?" + strings.Repeat(", ?", len(exclude)-1) + ")"
+		for _, k := range exclude {
+			args = append(args, k)
+		}
+	}
+	if err := s.readers.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(&st.Total); err != nil {
+		return st, s.connError(ctx, err)
+	}
+	err = s.query(ctx, func(r *sql.Rows) error {
+		var e domain.Event
+		if err := r.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
+			return err
+		}
+		st.Events = append(st.Events, e)
+		return nil
+	}, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "+where+" ORDER BY id DESC LIMIT ?", append(args, max)...)
+	if err != nil {
+		return st, err
+	}
+	for i, j := 0, len(st.Events)-1; i < j; i, j = i+1, j-1 {
+		st.Events[i], st.Events[j] = st.Events[j], st.Events[i]
+	}
+	return st, nil
+}
+
+// Available reports whether the memory tables exist.
+func (s *Store) Available(ctx context.Context) (bool, error) {
+	var n int
+	err := s.readers.QueryRowContext(ctx,
+		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('memory_events', 'memory_checkpoints')").Scan(&n)
+	if err != nil {
+		return false, s.connError(ctx, err)
+	}
+	return n == 2, nil
+}

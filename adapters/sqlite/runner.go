@@ -1,0 +1,205 @@
+package sqlite
+
+import (
+	"context"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+var _ ports.StatementRunner = (*Store)(nil)
+
+// errSeveral is the one-statement-per-call refusal.
+func errSeveral() error {
+	return domain.Errorf(domain.ErrInvalidArgument, "You can only execute one statement at a time. Send each statement in its own call (only comments and one trailing ';' may follow it).")
+}
+
+func errParams(n int) error {
+	return domain.Errorf(domain.ErrInvalidArgument, "the statement uses %d bound parameter(s) (?, :name, @name or $name) and the tools bind none; write the values into the SQL as literals", n)
+}
+
+// compileOne compiles exactly one statement: SQLite decides where it ends
+// (the prepare tail), and after it only whitespace and comments may follow.
+// Nothing has run when it returns an error.
+func (c *call) compileOne(sql string) (prepared, error) {
+	c.reset()
+	st, tail, err := c.h.prepare(sql)
+	if err != nil {
+		return prepared{}, err
+	}
+	if !onlyComments(tail) {
+		st.finalize()
+		return prepared{}, errSeveral()
+	}
+	if st.p != 0 {
+		if n := st.params(); n > 0 {
+			st.finalize()
+			return prepared{}, errParams(n)
+		}
+	}
+	c.running = true
+	return st, nil
+}
+
+// onlyComments reports whether s holds nothing but whitespace (as SQLite
+// defines it) and complete or trailing comments.
+func onlyComments(s string) bool {
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f':
+			i++
+		case s[i] == '-' && i+1 < len(s) && s[i+1] == '-':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case s[i] == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := indexFrom(s, "*/", i+2)
+			if end < 0 {
+				return true // an unterminated comment runs to the end
+			}
+			i = end + 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func indexFrom(s, sub string, from int) int {
+	for i := from; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+// Read runs one statement under the read tier, streaming rows.
+func (s *Store) Read(ctx context.Context, sql string, columns func([]string), row ports.RowFunc) error {
+	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
+		st, err := c.compileOne(sql)
+		if err != nil {
+			return err
+		}
+		defer st.finalize()
+		if st.p == 0 {
+			columns(nil)
+			return nil
+		}
+		if err := s.inspect(c, st); err != nil {
+			return err
+		}
+		columns(st.columns())
+		vals := make([]any, st.ncol)
+		for {
+			more, err := st.step()
+			if err != nil || !more {
+				return err
+			}
+			st.row(vals)
+			if !row(vals) {
+				return nil
+			}
+		}
+	})
+}
+
+// Compile checks one statement under tier without running it.
+func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (domain.Compiled, error) {
+	var out domain.Compiled
+	err := s.withAgent(ctx, tier, func(c *call) error {
+		st, err := c.compileOne(sql)
+		if err != nil {
+			return err
+		}
+		defer st.finalize()
+		out = domain.Compiled{Actions: c.actions(), Columns: st.ncol, Empty: st.p == 0}
+		if tier == domain.TierRead && st.p != 0 {
+			return s.inspect(c, st)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Write runs one statement under the write or destructive tier in one
+// BEGIN IMMEDIATE transaction, with the UPDATE guard.
+func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row ports.RowFunc) (domain.WriteResult, error) {
+	var res domain.WriteResult
+	err := s.withAgent(ctx, req.Tier, func(c *call) error {
+		c.suspended = true
+		if err := c.h.exec("BEGIN IMMEDIATE"); err != nil {
+			return err
+		}
+		c.suspended = false
+		st, err := c.compileOne(req.SQL)
+		if err != nil {
+			return err
+		}
+		defer st.finalize()
+		if st.p != 0 {
+			res.HasColumns = st.ncol > 0
+			if res.HasColumns {
+				columns(st.columns())
+			}
+			if err := stream(st, row); err != nil {
+				return err
+			}
+		}
+		res = c.result(res)
+		if req.MaxUpdateRows > 0 && !res.Schema && c.guardCount() > int64(req.MaxUpdateRows) {
+			return domain.GuardError(c.guardCount(), req.MaxUpdateRows)
+		}
+		st.finalize()
+		c.suspended = true
+		return c.h.exec("COMMIT")
+	})
+	return res, err
+}
+
+// stream steps a write statement to the end, handing rows to row until it
+// declines them: a write must finish even when nobody wants more rows.
+func stream(st prepared, row ports.RowFunc) error {
+	want := st.ncol > 0
+	vals := make([]any, st.ncol)
+	for {
+		more, err := st.step()
+		if err != nil || !more {
+			return err
+		}
+		if want {
+			st.row(vals)
+			want = row(vals)
+			if !want && st.readonly() {
+				return nil
+			}
+		}
+	}
+}
+
+// result summarises what the statement did (SPEC B §5.2 with fix A4.1: the
+// count is SQLite's own whenever rows were written, whatever the first
+// keyword).
+func (c *call) result(r domain.WriteResult) domain.WriteResult {
+	r.Schema = c.sawDDL()
+	r.RowsAffected = -1
+	if c.saw(domain.ActionInsert) || c.saw(domain.ActionUpdate) || c.saw(domain.ActionDelete) {
+		r.RowsAffected = c.h.changes()
+	}
+	r.LastInsertRowID = c.lastInsert
+	return r
+}
+
+// guardCount is how many rows the statement changed or overwrote: every
+// update and delete the pre-update hook saw (triggers, REPLACE and upsert
+// included), or, for a plain UPDATE or DELETE, SQLite's change count where
+// the hook cannot see (WITHOUT ROWID and virtual tables), whichever is larger.
+func (c *call) guardCount() int64 {
+	n := c.changed
+	if (c.saw(domain.ActionUpdate) || c.saw(domain.ActionDelete)) && !c.saw(domain.ActionInsert) {
+		if ch := c.h.changes(); ch > n {
+			n = ch
+		}
+	}
+	return n
+}

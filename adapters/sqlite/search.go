@@ -1,0 +1,50 @@
+package sqlite
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// Candidates streams search_text's candidate rows. The agent's WHERE text
+// runs under the read tier like any read_query, and the cap is enforced here
+// while stepping: a WHERE that comments out the LIMIT clause or adds a UNION
+// still yields at most q.Limit rows.
+func (s *Store) Candidates(ctx context.Context, q domain.CandidateQuery, row ports.RowFunc) (int, bool, error) {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	if q.KeyColumn == "" {
+		b.WriteString("rowid")
+	} else {
+		b.WriteString(domain.QuoteIdent(q.KeyColumn))
+	}
+	b.WriteString(" AS __key")
+	for _, c := range q.Columns {
+		b.WriteString(", ")
+		b.WriteString(domain.QuoteIdent(c))
+	}
+	b.WriteString(" FROM ")
+	b.WriteString(domain.QuoteIdent(q.Table))
+	if w := strings.TrimSpace(q.Where); w != "" {
+		b.WriteString(" WHERE (")
+		b.WriteString(w)
+		b.WriteString("\n)")
+	}
+	b.WriteString("\nLIMIT ")
+	b.WriteString(itoa(q.Limit + 1))
+	n, capped := 0, false
+	err := s.Read(ctx, b.String(), func([]string) {}, func(v []any) bool {
+		if n == q.Limit {
+			capped = true
+			return false
+		}
+		n++
+		return row(v)
+	})
+	return n, capped, err
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// AppendEvent adds one event to the hash chain. The server computes the
+// hash; the agent only supplies content and kind.
+func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
+	return s.run(ctx, "append_event", func(ctx context.Context, sp *span) (string, error) {
+		ts := domain.FormatTS(s.d.Clock.Now())
+		e, err := s.d.Memory.Append(ctx, func(id int64, hash string) (domain.Event, error) {
+			return domain.NewEvent(id, hash, ts, s.sess, kind, content)
+		})
+		if err != nil {
+			return "", err
+		}
+		sp.setRows(1)
+		sp.detail = domain.Detail{{Key: "event_id", Value: e.ID}, {Key: "kind", Value: e.Kind}}
+		return "ok: event " + itoa64(e.ID) + " appended (hash " + e.Hash[:12] + "...)", nil
+	})
+}
+
+// verify walks the whole chain.
+func (s *Service) verify(ctx context.Context) (domain.VerifyResult, error) {
+	v := domain.NewChainVerifier()
+	total, err := s.d.Memory.Events(ctx, v.Add)
+	if err != nil {
+		return domain.VerifyResult{}, err
+	}
+	return v.Result(total), nil
+}
+
+// VerifyChain recomputes every hash and reports the first break.
+func (s *Service) VerifyChain(ctx context.Context) (string, error) {
+	return s.run(ctx, "verify_chain", func(ctx context.Context, sp *span) (string, error) {
+		r, err := s.verify(ctx)
+		if err != nil {
+			return "", err
+		}
+		sp.setRows(r.Events)
+		sp.detail = domain.Detail{{Key: "ok", Value: r.OK}}
+		return r.JSON(), nil
+	})
+}
+
+// Checkpoint records a summary pinned to the current head of the chain.
+func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error) {
+	return s.run(ctx, "checkpoint", func(ctx context.Context, sp *span) (string, error) {
+		ts := domain.FormatTS(s.d.Clock.Now())
+		c, err := s.d.Memory.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
+			return domain.NewCheckpoint(id, hash, ts, s.sess, summary)
+		})
+		if err != nil {
+			return "", err
+		}
+		sp.setRows(1)
+		sp.detail = domain.Detail{{Key: "checkpoint_id", Value: c.ID}, {Key: "last_event_id", Value: c.LastEventID}}
+		return "ok: checkpoint " + itoa64(c.ID) + " written at event " + itoa64(c.LastEventID), nil
+	})
+}
+
+// GetResumeContext returns the latest checkpoint and the events after it,
+// after verifying the whole chain.
+func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKinds string) (string, error) {
+	return s.run(ctx, "get_resume_context", func(ctx context.Context, sp *span) (string, error) {
+		if err := s.limit("max_events", maxEvents); err != nil {
+			return "", err
+		}
+		exclude := []string{}
+		for _, k := range strings.Split(excludeKinds, ",") {
+			if k = domain.StripSpace(k); k != "" {
+				exclude = append(exclude, k)
+			}
+		}
+		chain, err := s.verify(ctx)
+		if err != nil {
+			return "", err
+		}
+		st, err := s.d.Memory.Resume(ctx, maxEvents, exclude)
+		if err != nil {
+			return "", err
+		}
+		out := domain.RenderResume(domain.ResumeInput{
+			Checkpoint: st.Checkpoint, Anchored: st.Anchored, Chain: chain,
+			Total: st.Total, Events: st.Events,
+			MaxBytes: 2 * s.limits.MaxResultBytes, MaxCellChars: s.limits.MaxCellChars,
+		})
+		var cp any
+		if st.Checkpoint != nil {
+			cp = st.Checkpoint.ID
+		}
+		sp.setRows(int64(out.Shown))
+		sp.detail = domain.Detail{
+			{Key: "checkpoint_id", Value: cp}, {Key: "chain_ok", Value: chain.OK},
+			{Key: "excluded", Value: exclude}, {Key: "dropped", Value: out.Dropped},
+		}
+		return out.Text, nil
+	})
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

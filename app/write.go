@@ -1,0 +1,150 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// WriteQuery runs INSERT, UPDATE, upsert, REPLACE or additive DDL in one
+// transaction, with the UPDATE guard.
+func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) {
+	return s.run(ctx, "write_query", func(ctx context.Context, sp *span) (string, error) {
+		sp.setQuery(query)
+		if strings.TrimSpace(query) == "" {
+			return "", domain.Errorf(domain.ErrInvalidArgument, "query must not be empty: pass one INSERT, UPDATE or CREATE statement")
+		}
+		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: query, MaxUpdateRows: s.limits.MaxUpdateRows}, "")
+		if err == nil && res.RowsAffected >= 0 {
+			sp.setRows(res.RowsAffected)
+		}
+		return out, err
+	})
+}
+
+// write runs a write-tier statement and renders its result: the summary line,
+// an optional suffix (the snapshot), then any result rows as capped CSV.
+func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix string) (string, domain.WriteResult, error) {
+	var w *domain.TableWriter
+	res, err := s.d.Statements.Write(ctx, req, func(cols []string) {
+		w = domain.NewTableWriter(cols, s.limits.MaxResultBytes, s.limits.MaxCellChars)
+	}, func(row []any) bool { return w.Add(row) })
+	if err != nil {
+		return "", res, err
+	}
+	out := res.Summary() + suffix
+	if res.HasColumns && w != nil {
+		out += "\n" + w.Body() + s.trailer(w).String()
+	}
+	return out, res, nil
+}
+
+// DestructiveQuery runs DELETE, DROP, ALTER or CREATE TRIGGER after taking a
+// snapshot. The statement is compiled first, so a syntax, policy or
+// missing-object error costs no snapshot; if the snapshot cannot be written
+// the statement does not run.
+func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (string, error) {
+	return s.run(ctx, "destructive_query", func(ctx context.Context, sp *span) (string, error) {
+		sp.setQuery(query)
+		reason = domain.StripSpace(reason)
+		if reason == "" {
+			return "", domain.Errorf(domain.ErrInvalidArgument, "reason is required: say why this destructive change is needed")
+		}
+		if strings.TrimSpace(query) == "" {
+			return "", domain.Errorf(domain.ErrInvalidArgument, "query must not be empty: pass one DELETE, DROP or ALTER statement")
+		}
+		if _, err := s.d.Statements.Compile(ctx, domain.TierDestructive, query); err != nil {
+			return "", err
+		}
+		path, err := s.snapshot(ctx, "destructive_query: "+reason)
+		if err != nil {
+			return "", domain.Errorf(domain.ErrSnapshot, "%s; the statement was not run. Fix the snapshot folder (--snapshot-dir) or start the server with --snapshots 0 to run without snapshots", err.Error())
+		}
+		suffix := "; snapshots are disabled"
+		var snap any
+		if path != "" {
+			suffix, snap = "; snapshot: "+path, path
+		}
+		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query}, suffix)
+		if err != nil {
+			return "", err
+		}
+		if res.RowsAffected >= 0 {
+			sp.setRows(res.RowsAffected)
+		}
+		sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "snapshot", Value: snap}}
+		return out, nil
+	})
+}
+
+func (s *Service) snapshot(ctx context.Context, reason string) (string, error) {
+	if s.d.Snapshots == nil {
+		return "", nil
+	}
+	return s.d.Snapshots.Snapshot(ctx, reason)
+}
+
+// Snapshot writes a snapshot on demand.
+func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
+	return s.run(ctx, "snapshot", func(ctx context.Context, sp *span) (string, error) {
+		sp.setQuery(reason)
+		path, err := s.snapshot(ctx, reason)
+		if err != nil {
+			return "", err
+		}
+		var p any
+		out := "ok: snapshot skipped (snapshots are disabled: the server runs with --snapshots 0)"
+		if path != "" {
+			p, out = path, "ok: snapshot written: "+path
+		}
+		sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "path", Value: p}}
+		return out, nil
+	})
+}
+
+// CreateView stores a SELECT as a view with its description inside, so the
+// next session finds it in get_schema.
+func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (string, error) {
+	return s.run(ctx, "create_view", func(ctx context.Context, sp *span) (string, error) {
+		sp.setQuery(r.SelectSQL)
+		name, err := domain.ValidateViewName(r.Name)
+		if err != nil {
+			return "", err
+		}
+		body, err := domain.NormalizeViewBody(r.SelectSQL)
+		if err != nil {
+			return "", err
+		}
+		c, err := s.d.Statements.Compile(ctx, domain.TierRead, body)
+		if err != nil {
+			return "", err
+		}
+		if c.Empty || !c.Has(domain.ActionSelect) {
+			return "", domain.Errorf(domain.ErrInvalidArgument, "select_sql must be a SELECT statement")
+		}
+		var previous any
+		existing, err := s.d.Catalog.Object(ctx, name)
+		switch {
+		case errors.Is(err, domain.ErrNotFound):
+		case err != nil:
+			return "", err
+		case existing.Type != "view":
+			return "", domain.Errorf(domain.ErrConflict, "a %s named %s already exists; pick another name", existing.Type, domain.Quote(existing.Name))
+		case !r.Replace:
+			return "", domain.Errorf(domain.ErrConflict, "view %s already exists; pass replace=true to redefine it", domain.Quote(existing.Name))
+		default:
+			previous = existing.SQL
+		}
+		if err := s.d.Catalog.ReplaceView(ctx, name, domain.ViewDDL(name, r.Description, body), previous != nil); err != nil {
+			return "", err
+		}
+		sp.detail = domain.Detail{{Key: "view", Value: name}, {Key: "replaced", Value: previous != nil}, {Key: "previous_sql", Value: previous}}
+		if previous != nil {
+			return "ok: view " + name + " replaced; the previous definition is kept in query_log", nil
+		}
+		return "ok: view " + name + " created", nil
+	})
+}

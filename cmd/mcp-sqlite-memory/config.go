@@ -1,0 +1,373 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// progName prefixes every line the command prints about its own setup.
+const progName = "mcp-sqlite-memory"
+
+// Environment variables, one per flag (SPEC B §1, A6). A flag wins over its
+// variable; an empty variable counts as unset.
+const (
+	envDB               = "MCP_SQLITE_DB"
+	envQueryTimeout     = "MCP_SQLITE_QUERY_TIMEOUT"
+	envDefaultLimit     = "MCP_SQLITE_DEFAULT_LIMIT"
+	envMaxRows          = "MCP_SQLITE_MAX_ROWS"
+	envMaxResultBytes   = "MCP_SQLITE_MAX_RESULT_BYTES"
+	envMaxCellChars     = "MCP_SQLITE_MAX_CELL_CHARS"
+	envMaxUpdateRows    = "MCP_SQLITE_MAX_UPDATE_ROWS"
+	envSearchCandidates = "MCP_SQLITE_SEARCH_CANDIDATES"
+	envSnapshots        = "MCP_SQLITE_SNAPSHOTS"
+	envSnapshotDir      = "MCP_SQLITE_SNAPSHOT_DIR"
+	envRG               = "MCP_SQLITE_RG"
+	envVerbose          = "MCP_SQLITE_VERBOSE"
+	envReadOnly         = "MCP_SQLITE_READ_ONLY"
+	envAuditDB          = "MCP_SQLITE_AUDIT_DB"
+)
+
+// Config is everything the command line and environment decide.
+type Config struct {
+	// DBPath is the database file, with ~ expanded and made absolute.
+	DBPath string
+	// Limits are the caps every tool call runs under; already validated.
+	Limits domain.Limits
+	// SnapshotDir is the snapshot folder, "" for <db dir>/<db stem>.snapshots;
+	// ~ is expanded but the path is not made absolute (SPEC B §6).
+	SnapshotDir string
+	// RGPath is the ripgrep binary as given; "" means look up rg on PATH.
+	RGPath string
+	// AuditDB is a separate SQLite file for the audit log in read-only mode,
+	// with ~ expanded and made absolute; "" means audit lines go to stderr.
+	AuditDB string
+	// ReadOnly opens the database read-only and offers only the read tools.
+	ReadOnly bool
+	// Verbose turns on debug logging.
+	Verbose bool
+	// ShowVersion asks for the version line and nothing else.
+	ShowVersion bool
+	// ShowHelp asks for [usageText] and nothing else.
+	ShowHelp bool
+}
+
+// usageError is a malformed or invalid command line or environment. The
+// caller prints Error() as the only line on stderr and exits with status 2.
+type usageError struct {
+	msg string
+	// err is the domain error behind a failed [domain.Limits.Validate], so
+	// callers and tests can match it with errors.Is; nil otherwise.
+	err error
+}
+
+// Error returns the complete line to print, program name included.
+func (e *usageError) Error() string { return progName + ": " + e.msg }
+
+// Unwrap exposes the domain error behind a validation failure.
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) *usageError {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// rawValue is a numeric setting kept as text until every source is known,
+// so a malformed value is reported naming where it came from: the flag as
+// the user spells it in the docs (--max-rows) or the environment variable.
+type rawValue struct {
+	flag   string
+	text   string
+	source string // "" while the default applies
+}
+
+// String returns the value as given.
+func (v *rawValue) String() string {
+	if v == nil {
+		return ""
+	}
+	return v.text
+}
+
+// Set records a value given on the command line; parsing happens later.
+func (v *rawValue) Set(s string) error {
+	v.text, v.source = s, "--"+v.flag
+	return nil
+}
+
+// settings holds what the flag set writes into before it becomes a Config.
+type settings struct {
+	cfg                             Config
+	db, auditDB, snapshotDir        string
+	queryTimeout                    rawValue
+	defaultLimit, maxRows           rawValue
+	maxResultBytes, maxCellChars    rawValue
+	maxUpdateRows, searchCandidates rawValue
+	snapshots                       rawValue
+}
+
+// ints pairs every integer setting with the Limits field it fills.
+func (s *settings) ints(l *domain.Limits) []struct {
+	v   *rawValue
+	dst *int
+} {
+	return []struct {
+		v   *rawValue
+		dst *int
+	}{
+		{&s.defaultLimit, &l.DefaultLimit},
+		{&s.maxRows, &l.MaxRows},
+		{&s.maxResultBytes, &l.MaxResultBytes},
+		{&s.maxCellChars, &l.MaxCellChars},
+		{&s.maxUpdateRows, &l.MaxUpdateRows},
+		{&s.searchCandidates, &l.SearchCandidates},
+		{&s.snapshots, &l.Snapshots},
+	}
+}
+
+// newFlagSet registers every flag with its environment variable as the
+// default, so a flag given on the command line simply overwrites it.
+func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
+	fs := flag.NewFlagSet(progName, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // the caller prints our one line, never flag's usage dump
+	fs.Usage = func() {}
+
+	fs.StringVar(&s.db, "db", getenv(envDB), "")
+	fs.StringVar(&s.auditDB, "audit-db", getenv(envAuditDB), "")
+	fs.StringVar(&s.snapshotDir, "snapshot-dir", getenv(envSnapshotDir), "")
+	fs.StringVar(&s.cfg.RGPath, "rg", getenv(envRG), "")
+	for _, n := range []struct {
+		v         *rawValue
+		flag, env string
+	}{
+		{&s.queryTimeout, "query-timeout", envQueryTimeout},
+		{&s.defaultLimit, "default-limit", envDefaultLimit},
+		{&s.maxRows, "max-rows", envMaxRows},
+		{&s.maxResultBytes, "max-result-bytes", envMaxResultBytes},
+		{&s.maxCellChars, "max-cell-chars", envMaxCellChars},
+		{&s.maxUpdateRows, "max-update-rows", envMaxUpdateRows},
+		{&s.searchCandidates, "search-candidates", envSearchCandidates},
+		{&s.snapshots, "snapshots", envSnapshots},
+	} {
+		n.v.flag = n.flag
+		if t := getenv(n.env); t != "" {
+			n.v.text, n.v.source = t, n.env
+		}
+		fs.Var(n.v, n.flag, "")
+	}
+	readOnly, verbose := envBool(getenv(envReadOnly)), envBool(getenv(envVerbose))
+	fs.BoolVar(&s.cfg.ReadOnly, "read-only", readOnly, "")
+	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
+	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
+	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
+	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
+	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
+	return fs
+}
+
+// envBool follows the reference: only 1, true and yes (any case) are true.
+func envBool(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes":
+		return true
+	}
+	return false
+}
+
+// parseConfig reads flags over environment variables (flags win). Anything
+// malformed or invalid is a [*usageError] naming the setting. With --help or
+// --version nothing else is checked, so neither needs --db.
+func parseConfig(args []string, getenv func(string) string) (Config, error) {
+	var s settings
+	fs := newFlagSet(&s, getenv)
+	if err := fs.Parse(args); err != nil {
+		// flag's own messages are one line and name the flag.
+		return Config{}, usagef("%v (see --help)", err)
+	}
+	if fs.NArg() > 0 {
+		return Config{}, usagef("unexpected argument %q: every setting is a flag (see --help)", fs.Arg(0))
+	}
+	cfg := s.cfg
+	if cfg.ShowHelp || cfg.ShowVersion {
+		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Limits: domain.DefaultLimits()}, nil
+	}
+
+	cfg.Limits = domain.DefaultLimits()
+	if s.queryTimeout.source != "" {
+		d, err := parseSeconds(&s.queryTimeout)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.Limits.QueryTimeout = d
+	}
+	for _, f := range s.ints(&cfg.Limits) {
+		if f.v.source == "" {
+			continue
+		}
+		n, err := parseInt(f.v)
+		if err != nil {
+			return Config{}, err
+		}
+		*f.dst = n
+	}
+
+	if s.db == "" {
+		return Config{}, usagef("--db PATH is required (or set %s)", envDB)
+	}
+	if err := cfg.Limits.Validate(); err != nil {
+		return Config{}, &usageError{msg: err.Error(), err: err}
+	}
+
+	home := homeDir(getenv)
+	var err error
+	if cfg.DBPath, err = filepath.Abs(expandHome(s.db, home)); err != nil {
+		return Config{}, fmt.Errorf("resolve --db: %v", err)
+	}
+	if s.auditDB != "" {
+		if cfg.AuditDB, err = filepath.Abs(expandHome(s.auditDB, home)); err != nil {
+			return Config{}, fmt.Errorf("resolve --audit-db: %v", err)
+		}
+		if cfg.ReadOnly && cfg.AuditDB == cfg.DBPath {
+			return Config{}, usagef("--audit-db must be another file than --db: read-only mode never writes to the database")
+		}
+	}
+	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
+	return cfg, nil
+}
+
+func parseInt(v *rawValue) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v.text))
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, usagef("invalid value %q for %s: integer out of range", v.text, v.source)
+	}
+	if err != nil {
+		return 0, usagef("invalid value %q for %s: want an integer", v.text, v.source)
+	}
+	return n, nil
+}
+
+// maxSeconds is the longest timeout a time.Duration can hold.
+const maxSeconds = float64(math.MaxInt64) / float64(time.Second)
+
+// parseSeconds reads a float number of seconds. Zero and negative values
+// pass through so that [domain.Limits.Validate] words the error.
+func parseSeconds(v *rawValue) (time.Duration, error) {
+	secs, err := strconv.ParseFloat(strings.TrimSpace(v.text), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, usagef("invalid value %q for %s: want a number of seconds", v.text, v.source)
+	}
+	switch {
+	case math.IsNaN(secs) || math.IsInf(secs, 0):
+		return 0, usagef("invalid value %q for %s: want a finite number of seconds", v.text, v.source)
+	case secs >= maxSeconds:
+		return 0, usagef("invalid value %q for %s: at most %.0f seconds", v.text, v.source, math.Floor(maxSeconds))
+	case secs <= -maxSeconds:
+		return math.MinInt64, nil
+	}
+	d := time.Duration(math.Round(secs * float64(time.Second)))
+	if d == 0 && secs > 0 {
+		return 0, usagef("invalid value %q for %s: shorter than a nanosecond", v.text, v.source)
+	}
+	return d, nil
+}
+
+// homeDir is $HOME as getenv sees it, falling back to the OS's idea of it;
+// "" when neither is known.
+func homeDir(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return h
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return ""
+}
+
+// expandHome expands a leading ~ or ~user the way Python's
+// os.path.expanduser does; a path it cannot expand is returned unchanged.
+func expandHome(p, home string) string {
+	if !strings.HasPrefix(p, "~") {
+		return p
+	}
+	name, tail := p[1:], ""
+	if i := strings.IndexAny(name, "/"+string(filepath.Separator)); i >= 0 {
+		name, tail = name[:i], name[i:]
+	}
+	if name != "" {
+		u, err := user.Lookup(name)
+		if err != nil {
+			return p
+		}
+		home = u.HomeDir
+	}
+	if home == "" {
+		return p
+	}
+	if out := strings.TrimRight(home, "/"+string(filepath.Separator)) + tail; out != "" {
+		return out
+	}
+	return string(filepath.Separator)
+}
+
+// usageText is the --help text. It goes to stderr like everything else the
+// command prints, because stdout carries the protocol.
+func usageText() string {
+	d := domain.DefaultLimits()
+	return fmt.Sprintf(`Usage: %[1]s --db PATH [options]
+
+An MCP server on stdio that makes one SQLite file a coding agent's tool and memory.
+Each option can also be set with the environment variable shown under it; a flag
+wins over its variable, and an empty variable counts as unset.
+
+  --db PATH                 database file, created if missing (required)
+                            %[2]s
+  --read-only               open the database read-only and offer only the read
+                            tools; nothing is ever written to it, and a missing
+                            file is refused
+                            %[3]s=1
+  --audit-db PATH           in read-only mode, write the audit log to this separate
+                            SQLite file instead of stderr
+                            %[4]s
+  --query-timeout SECONDS   deadline of one tool call's SQL (default %[5]s)
+                            %[6]s
+  --default-limit N         rows returned when a call passes no limit (default %[7]d)
+                            %[8]s
+  --max-rows N              largest limit a call may ask for (default %[9]d)
+                            %[10]s
+  --max-result-bytes N      cap on one result's CSV body (default %[11]d)
+                            %[12]s
+  --max-cell-chars N        cap on one cell, in characters (default %[13]d)
+                            %[14]s
+  --max-update-rows N       most rows one write_query UPDATE may change (default %[15]d)
+                            %[16]s
+  --search-candidates N     most rows one search_text scans (default %[17]d)
+                            %[18]s
+  --snapshots N             snapshots kept before destructive_query; 0 turns
+                            them off (default %[19]d)
+                            %[20]s
+  --snapshot-dir PATH       snapshot folder (default <db dir>/<db stem>.snapshots)
+                            %[21]s
+  --rg PATH                 ripgrep binary for search_text (default: rg on PATH)
+                            %[22]s
+  -v, --verbose             debug logging on stderr
+                            %[23]s=1
+  --version                 print the version and exit
+  -h, --help                print this help and exit
+
+Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag VALUE.
+`, progName, envDB, envReadOnly, envAuditDB,
+		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
+		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
+		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,
+		d.MaxUpdateRows, envMaxUpdateRows, d.SearchCandidates, envSearchCandidates,
+		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose)
+}

@@ -1,0 +1,59 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kinds of failure. Every error the core hands to a driving adapter is an
+// [*Error] whose Kind is one of these sentinels, so adapters decide what to do
+// with errors.Is and never by reading the message.
+var (
+	// ErrInvalidArgument means the caller passed a value the tool cannot use;
+	// the message names the argument and what to pass instead.
+	ErrInvalidArgument = errors.New("invalid argument")
+	// ErrNotFound means a named table, view or column does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means an object with that name already exists.
+	ErrConflict = errors.New("conflict")
+	// ErrPolicy means the statement policy refused an action.
+	ErrPolicy = errors.New("policy violation")
+	// ErrTimeout means a call ran past its deadline and was cancelled.
+	ErrTimeout = errors.New("timeout")
+	// ErrGuard means the UPDATE guard rolled a statement back.
+	ErrGuard = errors.New("update guard")
+	// ErrSnapshot means a required snapshot could not be written.
+	ErrSnapshot = errors.New("snapshot failed")
+	// ErrSQLite means SQLite itself rejected the statement; the message
+	// carries SQLite's own text.
+	ErrSQLite = errors.New("sqlite error")
+	// ErrSearch means the text search engine failed or refused the search.
+	ErrSearch = errors.New("search failed")
+	// ErrUnavailable means a capability is switched off or missing.
+	ErrUnavailable = errors.New("unavailable")
+)
+
+// Error is a failure whose Message is safe to show to the agent verbatim:
+// it never holds a stack trace or an absolute path other than a snapshot's.
+type Error struct {
+	// Kind is one of the sentinels above.
+	Kind error
+	// Message is the text the agent sees; it says what to do next.
+	Message string
+}
+
+// Error returns the message the agent sees.
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap exposes Kind to errors.Is.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// Errorf builds an [*Error] of the given kind.
+func Errorf(kind error, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// SQLiteError wraps SQLite's own message as `SQLite error: <message>`.
+func SQLiteError(message string) *Error {
+	return &Error{Kind: ErrSQLite, Message: "SQLite error: " + message}
+}

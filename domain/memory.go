@@ -1,0 +1,13 @@
+package domain
+
+// ResumeState is what the memory store loads for get_resume_context.
+type ResumeState struct {
+	// Checkpoint is the latest checkpoint, or nil.
+	Checkpoint *Checkpoint
+	// Anchored reports whether the checkpoint still matches its event.
+	Anchored bool
+	// Events are the most recent events after the checkpoint, oldest first.
+	Events []Event
+	// Total counts all events after the checkpoint (kinds excluded).
+	Total int
+}

@@ -1,0 +1,177 @@
+package domain_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+func TestServerNames(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		table, object bool
+	}{
+		{"memory_events", true, true},
+		{"memory_checkpoints", true, true},
+		{"query_log", true, true},
+		{"QUERY_LOG", true, true},
+		{"Memory_Events", true, true},
+		{"query_errors", false, true},
+		{"Query_Errors", false, true},
+		{"query_log_ts", false, false},
+		{"notes", false, false},
+		{"", false, false},
+		{" query_log", false, false},
+		// SQLite folds ASCII letters only; U+212A KELVIN SIGN is not a "k".
+		{"memory_chec\u212Apoints", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.table, domain.IsServerTable(tc.name), "IsServerTable")
+			assert.Equal(t, tc.object, domain.IsServerObject(tc.name), "IsServerObject")
+		})
+	}
+}
+
+func TestServerNameLists(t *testing.T) {
+	assert.Equal(t, []string{"memory_events", "memory_checkpoints", "query_log"}, domain.ServerTables)
+	assert.Equal(t, []string{"query_errors"}, domain.ServerViews)
+}
+
+func TestIsInternalName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"sqlite_master", true},
+		{"sqlite_stat1", true},
+		{"SQLITE_SEQUENCE", true},
+		{"SQLite_autoindex_t_1", true},
+		{"sqlite_", true},
+		{"sqlite", false},
+		{"sqlitedata", false},
+		{"SQLiteNotes", false},
+		{"sqliteXmaster", false},
+		{"my_sqlite_table", false},
+		{"", false},
+		{"ſqlite_x", false},
+	} {
+		assert.Equal(t, tc.want, domain.IsInternalName(tc.name), tc.name)
+	}
+}
+
+func TestQuoteIdent(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"recent", `"recent"`},
+		{`a"b`, `"a""b"`},
+		{`""`, `""""""`},
+		{"", `""`},
+		{"with space", `"with space"`},
+	} {
+		assert.Equal(t, tc.want, domain.QuoteIdent(tc.in), tc.in)
+	}
+}
+
+func TestValidateViewName(t *testing.T) {
+	const badName = "view name must match [A-Za-z_][A-Za-z0-9_]*"
+	for _, tc := range []struct {
+		name, in, want string
+		kind           error
+		message        string
+	}{
+		{name: "plain", in: "recent", want: "recent"},
+		{name: "stripped", in: "  recent \n", want: "recent"},
+		{name: "python whitespace stripped", in: "\x1frecent\x1c\u3000", want: "recent"},
+		{name: "underscore and digits", in: "_v2", want: "_v2"},
+		{name: "mixed case", in: "Recent_Notes", want: "Recent_Notes"},
+		{name: "leading digit", in: "2recent", kind: domain.ErrInvalidArgument, message: badName},
+		{name: "dash", in: "recent-notes", kind: domain.ErrInvalidArgument, message: badName},
+		{name: "inner space", in: "recent notes", kind: domain.ErrInvalidArgument, message: badName},
+		{name: "non-ASCII letter", in: "récent", kind: domain.ErrInvalidArgument, message: badName},
+		{name: "quote", in: `a"b`, kind: domain.ErrInvalidArgument, message: badName},
+		{name: "empty", in: "", kind: domain.ErrInvalidArgument, message: badName},
+		{name: "only spaces", in: "  \t", kind: domain.ErrInvalidArgument, message: badName},
+		{name: "server table", in: "query_log", kind: domain.ErrConflict, message: "query_log is a server object; pick another name"},
+		{name: "server table upper case", in: " MEMORY_EVENTS ", kind: domain.ErrConflict, message: "MEMORY_EVENTS is a server object; pick another name"},
+		{name: "server view", in: "query_errors", kind: domain.ErrConflict, message: "query_errors is a server object; pick another name"},
+		{name: "server view mixed case", in: "Query_Errors", kind: domain.ErrConflict, message: "Query_Errors is a server object; pick another name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := domain.ValidateViewName(tc.in)
+			if tc.kind == nil {
+				assert.NoError(t, err)
+				assert.Equal(t, tc.want, got)
+				return
+			}
+			assert.ErrorIs(t, err, tc.kind)
+			if err != nil {
+				// The message is the agent-facing contract of B §5.7 and A4.4.
+				assert.Equal(t, tc.message, err.Error())
+			}
+			assert.Empty(t, got)
+		})
+	}
+}
+
+func TestNormalizeViewBody(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain", "SELECT 1", "SELECT 1"},
+		{"stripped", "\n  SELECT 1 \t", "SELECT 1"},
+		{"trailing semicolon", "SELECT 1;", "SELECT 1"},
+		{"several semicolons", "SELECT 1;;;", "SELECT 1"},
+		{"semicolon then space", "SELECT 1;  \n", "SELECT 1"},
+		{"space between semicolons keeps one", "SELECT 1; ;", "SELECT 1;"},
+		{"space before semicolon", "SELECT 1 ;", "SELECT 1"},
+		{"semicolon inside", "SELECT ';' AS s", "SELECT ';' AS s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := domain.NormalizeViewBody(tc.in)
+			assert.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	for _, in := range []string{"", "   ", ";", " ;; \n", "\x1c;"} {
+		t.Run("empty "+in, func(t *testing.T) {
+			got, err := domain.NormalizeViewBody(in)
+			assert.ErrorIs(t, err, domain.ErrInvalidArgument)
+			if err != nil {
+				assert.Equal(t, "select_sql must not be empty", err.Error())
+			}
+			assert.Empty(t, got)
+		})
+	}
+}
+
+func TestCollapseSpace(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain", "newest notes first", "newest notes first"},
+		{"runs of spaces", "  newest   notes  ", "newest notes"},
+		{"line breaks and tabs", "newest\nnotes\r\n\tfirst", "newest notes first"},
+		{"python-only separators", "a\x1cb\x1dc\x1ed\x1fe", "a b c d e"},
+		{"unicode spaces", "a\u2028b\u00a0c\u3000d\u0085e", "a b c d e"},
+		{"empty", "", ""},
+		{"only spaces", " \n\t ", ""},
+		{"non-space kept", "a\u200bb", "a\u200bb"},
+	} {
+		assert.Equal(t, tc.want, domain.CollapseSpace(tc.in), tc.name)
+	}
+}
+
+func TestViewDDL(t *testing.T) {
+	for _, tc := range []struct{ name, view, description, body, want string }{
+		{
+			"with description", "recent", "newest notes first", "SELECT id, title FROM notes ORDER BY id DESC",
+			"CREATE VIEW \"recent\" AS\n-- description: newest notes first\nSELECT id, title FROM notes ORDER BY id DESC",
+		},
+		{
+			"description collapsed onto one comment line", "recent", "  newest\nnotes\n\nDROP TABLE x ", "SELECT 1",
+			"CREATE VIEW \"recent\" AS\n-- description: newest notes DROP TABLE x\nSELECT 1",
+		},
+		{"no description", "recent", "", "SELECT 1", "CREATE VIEW \"recent\" AS\nSELECT 1"},
+		{"blank description", "recent", " \n\t", "SELECT 1", "CREATE VIEW \"recent\" AS\nSELECT 1"},
+		{"quoted name", `a"b`, "", "SELECT 1", "CREATE VIEW \"a\"\"b\" AS\nSELECT 1"},
+	} {
+		assert.Equal(t, tc.want, domain.ViewDDL(tc.view, tc.description, tc.body), tc.name)
+	}
+}

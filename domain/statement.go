@@ -1,0 +1,66 @@
+package domain
+
+// WriteRequest is one statement for the write or destructive tier.
+type WriteRequest struct {
+	// Tier is TierWrite or TierDestructive.
+	Tier Tier
+	// SQL is exactly one statement.
+	SQL string
+	// MaxUpdateRows is the UPDATE guard; 0 means no guard.
+	MaxUpdateRows int
+}
+
+// WriteResult says what a write statement did.
+type WriteResult struct {
+	// Schema is true when the statement was DDL.
+	Schema bool
+	// RowsAffected is the number of rows the statement changed, or -1 when it
+	// changed no rows of its own kind (DDL, a plain SELECT).
+	RowsAffected int64
+	// LastInsertRowID is the rowid of the last row this statement inserted
+	// into a rowid table, or 0.
+	LastInsertRowID int64
+	// HasColumns is true when the statement produced a result set.
+	HasColumns bool
+}
+
+// Summary renders the first line of a write tool's result (SPEC B §5.2).
+func (r WriteResult) Summary() string {
+	switch {
+	case r.Schema:
+		return "ok: schema statement executed"
+	case r.RowsAffected >= 0:
+		s := "ok: " + itoa(r.RowsAffected) + " rows affected"
+		if r.LastInsertRowID != 0 {
+			s += " (last_insert_rowid=" + itoa(r.LastInsertRowID) + ")"
+		}
+		return s
+	default:
+		return "ok: statement executed"
+	}
+}
+
+// Compiled describes a statement that compiled under a tier without running.
+type Compiled struct {
+	// Actions are the authorizer actions the statement asked for.
+	Actions []Action
+	// Columns is the number of result columns.
+	Columns int
+	// Empty is true when the text held no statement (only comments).
+	Empty bool
+}
+
+// Has reports whether the statement asked for action a.
+func (c Compiled) Has(a Action) bool {
+	for _, x := range c.Actions {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// GuardError is the UPDATE guard's refusal (SPEC B §2.4 step 4).
+func GuardError(rows int64, limit int) *Error {
+	return Errorf(ErrGuard, "UPDATE would change %d rows, above the write_query cap of %d; rolled back. Add a WHERE clause, or use destructive_query if you really mean every row.", rows, limit)
+}

@@ -1,0 +1,28 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// MemoryStore keeps the append-only, hash-chained event log and checkpoints.
+// The hashes are computed by the core (package domain); the store only makes
+// each append atomic against the current head.
+type MemoryStore interface {
+	// Append reads the head inside one write transaction, lets next build
+	// the event from it, stores it durably and returns it.
+	Append(ctx context.Context, next func(headID int64, headHash string) (domain.Event, error)) (domain.Event, error)
+	// Checkpoint does the same for a checkpoint.
+	Checkpoint(ctx context.Context, next func(headID int64, headHash string) (domain.Checkpoint, error)) (domain.Checkpoint, error)
+	// Events calls fn for every event in id order and returns the total
+	// count. fn returning false stops the walk (the total is still counted).
+	Events(ctx context.Context, fn func(domain.Event) bool) (int64, error)
+	// Resume loads the latest checkpoint (nil when none), whether the event
+	// it points at still has its hash, and the events after it (most recent
+	// max, oldest first) not of the excluded kinds, with their total count.
+	Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error)
+	// Available reports whether the memory tables exist (false in a
+	// read-only database that never had them).
+	Available(ctx context.Context) (bool, error)
+}
