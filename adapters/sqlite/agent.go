@@ -31,7 +31,8 @@ type call struct {
 	denial    string
 	seen      uint64 // bit per domain.Action
 
-	shadow map[string]bool // lower-cased names of real shadow tables
+	shadow     map[string]bool // lower-cased names of real shadow tables
+	lazyShadow func() map[string]bool
 
 	changed    int64 // rows updated or deleted (REPLACE and upsert included)
 	lastInsert int64 // rowid of the last row inserted into a rowid table
@@ -68,6 +69,13 @@ func (c *call) preUpdate(d msqlite.SQLitePreUpdateData) {
 	case domain.ActionInsert:
 		c.lastInsert = d.NewRowID
 	}
+}
+
+func (c *call) isShadow(table string) bool {
+	if c.shadow == nil && c.lazyShadow != nil {
+		c.shadow = c.lazyShadow()
+	}
+	return c.shadow[strings.ToLower(table)]
 }
 
 func (c *call) saw(a domain.Action) bool { return c.seen&(1<<uint(a)) != 0 }
@@ -118,8 +126,19 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 			if c.shadow, err = shadowTables(h); err != nil {
 				return s.translate(ctx, c, err)
 			}
-			c.policy.IsShadow = func(t string) bool { return c.shadow[strings.ToLower(t)] }
+		} else {
+			// Reads rarely touch shadow tables (an R*Tree connecting does),
+			// so the set is looked up only then, on another connection:
+			// the authorizer must not use its own.
+			c.lazyShadow = func() map[string]bool {
+				m, err := s.shadowTables(ctx)
+				if err != nil {
+					return map[string]bool{}
+				}
+				return m
+			}
 		}
+		c.policy.IsShadow = c.isShadow
 		h.limit(lib.SQLITE_LIMIT_LENGTH, maxValueBytes)
 		reg := dc.(msqlite.AuthorizerRegisterer)
 		if err := reg.RegisterAuthorizer(c.authorize); err != nil {

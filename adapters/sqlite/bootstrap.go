@@ -113,3 +113,21 @@ func shadowTables(h handle) (map[string]bool, error) {
 		}
 	}
 }
+
+// shadowTables is the same question asked on a pooled internal connection.
+func (s *Store) shadowTables(ctx context.Context) (map[string]bool, error) {
+	rows, err := s.internal.QueryContext(ctx, "SELECT name FROM pragma_table_list WHERE type = 'shadow' AND schema = 'main'")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		out[strings.ToLower(name)] = true
+	}
+	return out, rows.Err()
+}

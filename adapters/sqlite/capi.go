@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -11,6 +12,15 @@ import (
 
 // This file is the thin layer over SQLite's C API that agent statements use.
 // Every function here runs on a handle held exclusively by the caller.
+
+const ptrSize = int(unsafe.Sizeof(uintptr(0)))
+
+func readPtr(b []byte) uintptr {
+	if ptrSize == 8 {
+		return uintptr(binary.NativeEndian.Uint64(b))
+	}
+	return uintptr(binary.NativeEndian.Uint32(b))
+}
 
 // prepared is one compiled statement.
 type prepared struct {
@@ -27,22 +37,22 @@ func (h handle) prepare(sql string) (st prepared, tail string, err error) {
 		return prepared{}, "", err
 	}
 	defer libc.Xfree(h.tls, z)
-	out := libc.Xmalloc(h.tls, 2*8)
+	// SQLite writes the statement and tail pointers into C memory; they are
+	// read back as bytes, which keeps Go's pointer rules intact.
+	out := libc.Xmalloc(h.tls, libc.Tsize_t(2*ptrSize))
 	if out == 0 {
-		return prepared{}, "", domain.Errorf(domain.ErrSQLite, "SQLite error: out of memory")
+		return prepared{}, "", domain.SQLiteError("out of memory")
 	}
 	defer libc.Xfree(h.tls, out)
-	*(*uintptr)(unsafe.Pointer(out)) = 0
-	*(*uintptr)(unsafe.Pointer(out + 8)) = 0
-	rc := lib.Xsqlite3_prepare_v3(h.tls, h.db, z, -1, 0, out, out+8)
-	p := *(*uintptr)(unsafe.Pointer(out))
+	rc := lib.Xsqlite3_prepare_v3(h.tls, h.db, z, -1, 0, out, out+uintptr(ptrSize))
+	ptrs := libc.GoBytes(out, 2*ptrSize) // aliases C memory; read before the free
+	p, tailPtr := readPtr(ptrs[:ptrSize]), readPtr(ptrs[ptrSize:])
 	if rc != lib.SQLITE_OK {
 		if p != 0 {
 			lib.Xsqlite3_finalize(h.tls, p)
 		}
 		return prepared{}, "", h.lastError(rc)
 	}
-	tailPtr := *(*uintptr)(unsafe.Pointer(out + 8))
 	consumed := int(tailPtr - z)
 	if consumed < 0 || consumed > len(sql) {
 		consumed = len(sql)
@@ -120,7 +130,8 @@ func (s prepared) row(dst []any) {
 			if t == 0 || n == 0 {
 				dst[i] = ""
 			} else {
-				dst[i] = string(unsafe.Slice((*byte)(unsafe.Pointer(t)), n))
+				dst[i] = string(libc.GoBytes(t, n)) // GoBytes aliases C memory: copy
+
 			}
 		case lib.SQLITE_BLOB:
 			dst[i] = domain.Blob(lib.Xsqlite3_column_bytes(tls, p, c))

@@ -23,6 +23,12 @@ func errParams(n int) error {
 // Nothing has run when it returns an error.
 func (c *call) compileOne(sql string) (prepared, error) {
 	c.reset()
+	// The authorizer cannot tell PRAGMA x = '' from a value-less PRAGMA x
+	// (the driver passes NULL as ""), and VACUUM never reaches it inside a
+	// transaction; the policy reads those from the statement's head.
+	if reason := c.policy.CheckSQL(sql); reason != "" {
+		return prepared{}, domain.Errorf(domain.ErrPolicy, "%s", reason)
+	}
 	st, tail, err := c.h.prepare(sql)
 	if err != nil {
 		return prepared{}, err

@@ -91,7 +91,11 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		deps.Snapshots = snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir, Keep: cfg.Limits.Snapshots, Clock: clock, Logger: log})
 	}
 	svc := app.New(deps, app.Options{Limits: cfg.Limits, Session: session, Logger: log})
-	server := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: log})
+	var sdkLog *slog.Logger // the SDK's session chatter only with -v
+	if cfg.Verbose {
+		sdkLog = log
+	}
+	server := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: sdkLog})
 
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())

@@ -1,0 +1,235 @@
+package regexp2
+
+import (
+	"regexp/syntax"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// emit writes a parsed pattern as a regexp2 pattern that matches exactly
+// what ripgrep matches. It leans on none of regexp2's own notions of
+// character sets, case folding or anchors: every class is written out as
+// explicit code point ranges, case-insensitive literals as their simple case
+// folding orbit (Rust's rule; regexp2's IgnoreCase lower-cases instead and
+// would miss 'ſ' for 's'), \b as lookarounds over Rust's Unicode \w, and ^ and
+// $ as \A and \z (a search line holds no line break). Captures become
+// non-capturing groups: only the overall match is reported.
+func emit(b *strings.Builder, re *syntax.Regexp) {
+	switch re.Op {
+	case syntax.OpNoMatch:
+		b.WriteString(`(?!)`)
+	case syntax.OpEmptyMatch:
+		b.WriteString(`(?:)`)
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				if orbit := foldOrbit(r); len(orbit) > 2 {
+					writeClass(b, orbit)
+					continue
+				}
+			}
+			writeRune(b, r)
+		}
+	case syntax.OpCharClass:
+		writeClass(b, re.Rune)
+	case syntax.OpAnyCharNotNL:
+		writeClass(b, []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune})
+	case syntax.OpAnyChar:
+		writeClass(b, []rune{0, unicode.MaxRune})
+	case syntax.OpBeginLine, syntax.OpBeginText:
+		b.WriteString(`\A`)
+	case syntax.OpEndLine, syntax.OpEndText:
+		b.WriteString(`\z`)
+	case syntax.OpWordBoundary:
+		w := wordClass()
+		b.WriteString(`(?:(?<=` + w + `)(?!` + w + `)|(?<!` + w + `)(?=` + w + `))`)
+	case syntax.OpNoWordBoundary:
+		w := wordClass()
+		b.WriteString(`(?:(?<=` + w + `)(?=` + w + `)|(?<!` + w + `)(?!` + w + `))`)
+	case syntax.OpCapture:
+		emitGroup(b, re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
+		emitGroup(b, re.Sub[0])
+		b.WriteString(map[syntax.Op]string{syntax.OpStar: "*", syntax.OpPlus: "+", syntax.OpQuest: "?"}[re.Op])
+		emitLazy(b, re)
+	case syntax.OpRepeat:
+		emitGroup(b, re.Sub[0])
+		b.WriteString("{" + strconv.Itoa(re.Min))
+		switch {
+		case re.Max < 0:
+			b.WriteString(",")
+		case re.Max != re.Min:
+			b.WriteString("," + strconv.Itoa(re.Max))
+		}
+		b.WriteString("}")
+		emitLazy(b, re)
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			emit(b, sub)
+		}
+	case syntax.OpAlternate:
+		b.WriteString("(?:")
+		for i, sub := range re.Sub {
+			if i > 0 {
+				b.WriteByte('|')
+			}
+			emit(b, sub)
+		}
+		b.WriteString(")")
+	}
+}
+
+func emitGroup(b *strings.Builder, re *syntax.Regexp) {
+	b.WriteString("(?:")
+	emit(b, re)
+	b.WriteString(")")
+}
+
+func emitLazy(b *strings.Builder, re *syntax.Regexp) {
+	if re.Flags&syntax.NonGreedy != 0 {
+		b.WriteByte('?')
+	}
+}
+
+// writeRune writes one code point so that regexp2 reads it as a literal in
+// and out of classes: ASCII letters and digits as themselves, anything else
+// as \x{...}.
+func writeRune(b *strings.Builder, r rune) {
+	if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+		b.WriteRune(r)
+		return
+	}
+	b.WriteString(`\x{` + strconv.FormatInt(int64(r), 16) + `}`)
+}
+
+// writeRanges writes sorted [lo, hi] pairs as class items: a-z\x{e9}.
+func writeRanges(b *strings.Builder, ranges []rune) {
+	for i := 0; i+1 < len(ranges); i += 2 {
+		writeRune(b, ranges[i])
+		if ranges[i+1] != ranges[i] {
+			b.WriteByte('-')
+			writeRune(b, ranges[i+1])
+		}
+	}
+}
+
+// writeClass writes a class of [lo, hi] pairs; an empty one never matches.
+func writeClass(b *strings.Builder, ranges []rune) {
+	if len(ranges) == 0 {
+		b.WriteString(`(?!)`)
+		return
+	}
+	b.WriteByte('[')
+	writeRanges(b, ranges)
+	b.WriteByte(']')
+}
+
+// foldOrbit returns the simple case folding orbit of r as [lo, hi] pairs.
+func foldOrbit(r rune) []rune {
+	orbit := []rune{r}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		orbit = append(orbit, f)
+	}
+	slices.Sort(orbit)
+	pairs := make([]rune, 0, 2*len(orbit))
+	for _, c := range orbit {
+		pairs = append(pairs, c, c)
+	}
+	return pairs
+}
+
+// wordClass is Rust's Unicode \w as a regexp2 class, for \b and \B.
+var wordClass = sync.OnceValue(func() string {
+	var b strings.Builder
+	writeClass(&b, perlSet('w'))
+	return b.String()
+})
+
+// perlSets holds Rust's Unicode meaning of \d (Nd), \s (White_Space) and \w
+// (Alphabetic, M, Nd, Pc and Join_Control) as sorted [lo, hi] pairs.
+var perlSets = sync.OnceValue(func() map[rune][]rune {
+	return map[rune][]rune{
+		'd': mergeTables(unicode.Nd),
+		's': mergeTables(unicode.White_Space),
+		'w': mergeTables(
+			// Alphabetic = Lu + Other_Uppercase + Ll + Other_Lowercase + Lt + Lm + Lo + Nl + Other_Alphabetic.
+			unicode.L, unicode.Other_Uppercase, unicode.Other_Lowercase, unicode.Nl, unicode.Other_Alphabetic,
+			unicode.M, unicode.Nd, unicode.Pc, unicode.Join_Control,
+		),
+	}
+})
+
+// perlSet returns the set of \d, \s or \w for any letter case of c.
+func perlSet(c rune) []rune {
+	return perlSets()[unicode.ToLower(c)]
+}
+
+// mergeTables returns the union of tables as sorted, disjoint [lo, hi] pairs.
+func mergeTables(tables ...*unicode.RangeTable) []rune {
+	var spans [][2]rune
+	for _, t := range tables {
+		for _, r := range t.R16 {
+			for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+				if r.Stride == 1 {
+					spans = append(spans, [2]rune{rune(r.Lo), rune(r.Hi)})
+					break
+				}
+				spans = append(spans, [2]rune{c, c})
+			}
+		}
+		for _, r := range t.R32 {
+			for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+				if r.Stride == 1 {
+					spans = append(spans, [2]rune{rune(r.Lo), rune(r.Hi)})
+					break
+				}
+				spans = append(spans, [2]rune{c, c})
+			}
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]rune) int { return int(a[0] - b[0]) })
+	var out []rune
+	for _, s := range spans {
+		if n := len(out); n > 0 && s[0] <= out[n-1]+1 {
+			out[n-1] = max(out[n-1], s[1])
+			continue
+		}
+		out = append(out, s[0], s[1])
+	}
+	return out
+}
+
+// complement returns the code points (surrogates excluded) not in ranges.
+func complement(ranges []rune) []rune {
+	var out []rune
+	next := rune(0)
+	add := func(lo, hi rune) {
+		// Go's parser refuses surrogates in \x{...}; they never occur in UTF-8.
+		if lo < 0xD800 && hi > 0xDFFF {
+			out = append(out, lo, 0xD7FF, 0xE000, hi)
+			return
+		}
+		if lo >= 0xD800 && lo <= 0xDFFF {
+			lo = 0xE000
+		}
+		if hi >= 0xD800 && hi <= 0xDFFF {
+			hi = 0xD7FF
+		}
+		if lo <= hi {
+			out = append(out, lo, hi)
+		}
+	}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i] > next {
+			add(next, ranges[i]-1)
+		}
+		next = ranges[i+1] + 1
+	}
+	if next <= unicode.MaxRune {
+		add(next, unicode.MaxRune)
+	}
+	return out
+}

@@ -1,0 +1,295 @@
+// Package ripgrep is the text search engine that runs the rg binary. Lines
+// are streamed to `rg --json` on stdin (they never touch the disk), and its
+// JSON output is read back as it comes, so memory stays flat however many
+// lines are searched.
+package ripgrep
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+var _ ports.TextSearcher = (*Searcher)(nil)
+
+const (
+	// ctxCheckEvery is how many lines pass between two looks at the deadline.
+	ctxCheckEvery = 64
+	// waitDelay bounds how long Wait waits for rg's pipes once it was killed.
+	waitDelay = 2 * time.Second
+	// maxStderr caps how much of rg's stderr is kept for messages.
+	maxStderr = 2048
+)
+
+// Searcher is the ripgrep [ports.TextSearcher]. It holds only the binary's
+// path, so one Searcher serves concurrent calls (one rg process each).
+type Searcher struct {
+	rgPath string
+}
+
+// New returns a Searcher that runs the rg binary at rgPath (found by the
+// caller, e.g. with exec.LookPath; a bare name is looked up on PATH).
+func New(rgPath string) *Searcher {
+	if rgPath == "" {
+		panic("ripgrep.New: empty rg path")
+	}
+	return &Searcher{rgPath: rgPath}
+}
+
+// Name returns "ripgrep".
+func (s *Searcher) Name() string { return "ripgrep" }
+
+// Search runs `rg --json --no-config --text --encoding none
+// [--ignore-case] [--fixed-strings] --regexp <pattern> -` and streams the
+// lines to its stdin. Each line goes through [domain.SearchLine] first (a
+// no-op for lines that already are search lines), so line numbers map back
+// to indexes, and the reported Text is that line. Both lines and found run
+// on the caller's goroutine, never concurrently with each other.
+//
+// Errors: [domain.ErrInvalidArgument] for a pattern ripgrep rejects (with
+// its message and what to do); [domain.ErrTimeout] when ctx expires (rg is
+// killed); [domain.ErrUnavailable] when rg cannot be started;
+// [domain.ErrSearch] when rg fails otherwise; the error found returns, as
+// is (rg is killed).
+func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.Seq[string], found func(domain.LineMatch) error) error {
+	if err := checkPattern(q); err != nil {
+		return err
+	}
+	pattern := q.Pattern
+	if !q.FixedStrings {
+		var err error
+		if pattern, err = perLine(pattern); err != nil {
+			return err
+		}
+	}
+	limit := timeLimit(ctx)
+	if ctx.Err() != nil {
+		return timeoutError(ctx, limit)
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, s.rgPath, args(q, pattern)...)
+	cmd.WaitDelay = waitDelay
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return domain.Errorf(domain.ErrSearch, "ripgrep could not be started: %v", innermost(err))
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return domain.Errorf(domain.ErrSearch, "ripgrep could not be started: %v", innermost(err))
+	}
+	stderr := &cappedBuffer{max: maxStderr}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return timeoutError(ctx, limit)
+		}
+		return domain.Errorf(domain.ErrUnavailable, "ripgrep (rg) could not be started (%v); install it or start the server with --rg PATH", innermost(err))
+	}
+
+	r := &run{q: newQueue(), found: found}
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		readMatches(stdout, r.q)
+	}()
+	waited := false
+	defer func() {
+		if !waited { // lines or found panicked: still reap rg and the reader
+			cancel()
+			<-readerDone
+			_ = cmd.Wait()
+		}
+	}()
+
+	fed, writeErr := r.feed(ctx, stdin, lines)
+	_ = stdin.Close()
+	if r.stopped() {
+		cancel() // a write error needs none: rg stopped reading and is exiting
+	}
+	r.drain(ctx, cancel)
+	<-readerDone
+	waitErr := cmd.Wait()
+	waited = true
+
+	switch {
+	case r.foundErr != nil:
+		return r.foundErr
+	case ctx.Err() != nil && !(fed && writeErr == nil && exitedNormally(waitErr)):
+		return timeoutError(ctx, limit)
+	case r.readErr != nil:
+		return domain.Errorf(domain.ErrSearch, "ripgrep failed: %v", r.readErr)
+	case exitedNormally(waitErr) && writeErr != nil:
+		return domain.Errorf(domain.ErrSearch, "ripgrep stopped reading its input: %v", innermost(writeErr))
+	case exitedNormally(waitErr):
+		return nil
+	}
+	return exitError(waitErr, stderr.String())
+}
+
+func args(q domain.SearchQuery, pattern string) []string {
+	a := []string{"--json", "--no-config", "--text", "--encoding", "none", "--line-number"}
+	if q.IgnoreCase {
+		a = append(a, "--ignore-case")
+	}
+	if q.FixedStrings {
+		a = append(a, "--fixed-strings")
+	}
+	return append(a, "--regexp", pattern, "-")
+}
+
+// run is the caller's side of one search: it feeds rg and hands matches on.
+type run struct {
+	q        *queue
+	found    func(domain.LineMatch) error
+	spare    []domain.LineMatch
+	foundErr error
+	readErr  error
+	done     bool
+}
+
+// feed writes the lines to rg's stdin, handing queued matches to found
+// between lines. fed is false when it stopped early (ctx expired, found or
+// the reader failed, or rg stopped reading: writeErr).
+func (r *run) feed(ctx context.Context, stdin io.Writer, lines iter.Seq[string]) (fed bool, writeErr error) {
+	w := bufio.NewWriterSize(stdin, 64<<10)
+	n := 0
+	for line := range lines {
+		if n%ctxCheckEvery == 0 && ctx.Err() != nil {
+			return false, nil
+		}
+		if _, err := w.WriteString(domain.SearchLine(line)); err != nil {
+			return false, err
+		}
+		if err := w.WriteByte('\n'); err != nil {
+			return false, err
+		}
+		n++
+		select {
+		case <-r.q.ready:
+			if r.deliver(); r.stopped() {
+				return false, nil
+			}
+		default:
+		}
+	}
+	return true, w.Flush()
+}
+
+// drain hands on the remaining matches until the reader has finished.
+func (r *run) drain(ctx context.Context, cancel context.CancelFunc) {
+	expired := ctx.Done()
+	for r.deliver(); !r.done; r.deliver() {
+		select {
+		case <-r.q.ready:
+		case <-expired:
+			expired = nil
+			cancel()
+		}
+		if r.stopped() {
+			cancel()
+		}
+	}
+}
+
+// deliver passes the queued matches to found, until found fails.
+func (r *run) deliver() {
+	items, done, err := r.q.take(r.spare)
+	for _, m := range items {
+		if r.foundErr == nil {
+			r.foundErr = r.found(m)
+		}
+	}
+	r.spare = items
+	if done {
+		r.done, r.readErr = true, err
+	}
+}
+
+func (r *run) stopped() bool { return r.foundErr != nil || r.readErr != nil }
+
+// exitedNormally reports rg's "matches" (0) and "no match" (1) statuses.
+func exitedNormally(err error) bool {
+	var ee *exec.ExitError
+	return err == nil || errors.As(err, &ee) && ee.ExitCode() == 1
+}
+
+// exitError turns any other end of rg into a domain error. rg exits with 2
+// on an error; a regex it cannot parse is the one the agent can fix.
+func exitError(waitErr error, stderr string) error {
+	msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(stderr), "rg: "))
+	code := -1
+	var ee *exec.ExitError
+	if errors.As(waitErr, &ee) {
+		code = ee.ExitCode()
+	}
+	if msg == "" {
+		msg = fmt.Sprintf("exit code %d", code)
+		if code < 0 {
+			msg = innermost(waitErr).Error()
+		}
+	}
+	switch {
+	case code == 2 && strings.Contains(msg, "not allowed in a regex"):
+		return lineBreakError()
+	case code == 2 && strings.Contains(msg, "regex"):
+		return domain.Errorf(domain.ErrInvalidArgument, "ripgrep rejected the pattern: %s; fix the regex or pass fixed_strings=true", msg)
+	}
+	return domain.Errorf(domain.ErrSearch, "ripgrep failed: %s", msg)
+}
+
+// innermost unwraps err to its root cause, which names no path.
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
+
+// timeLimit is the time left at the start of a search, for messages.
+func timeLimit(ctx context.Context) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	d := time.Until(deadline)
+	if d >= time.Second {
+		return (d + 99*time.Millisecond).Truncate(100 * time.Millisecond)
+	}
+	return max((d + time.Millisecond - 1).Truncate(time.Millisecond), 0)
+}
+
+func timeoutError(ctx context.Context, limit time.Duration) error {
+	if _, ok := ctx.Deadline(); !ok || errors.Is(ctx.Err(), context.Canceled) {
+		return domain.Errorf(domain.ErrTimeout, "the search was cancelled before it finished")
+	}
+	return domain.Errorf(domain.ErrTimeout, "ripgrep exceeded %ss and was cancelled; narrow the WHERE filter", domain.FormatSeconds(limit))
+}
+
+// cappedBuffer keeps the first max bytes written to it.
+type cappedBuffer struct {
+	max int
+	b   []byte
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if room := c.max - len(c.b); room > 0 {
+		c.b = append(c.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (c *cappedBuffer) String() string { return string(c.b) }

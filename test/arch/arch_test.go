@@ -1,0 +1,140 @@
+// Package arch_test enforces the hexagonal dependency rules on the module's
+// own import graph, so a forbidden edge fails the build of the test suite
+// rather than a code review.
+package arch_test
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Standard   bool
+}
+
+func listPackages(t *testing.T) (module string, pkgs []pkg) {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m").Output()
+	require.NoError(t, err)
+	module = strings.TrimSpace(string(out))
+	cmd := exec.Command("go", "list", "-json", module+"/...")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	dec := json.NewDecoder(stdout)
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else {
+			require.NoError(t, err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	require.NoError(t, cmd.Wait())
+	require.NotEmpty(t, pkgs)
+	return module, pkgs
+}
+
+// layer returns the top folder and, for adapters, the adapter's own folder.
+func layer(module, path string) (top, own string) {
+	rel := strings.TrimPrefix(path, module+"/")
+	parts := strings.Split(rel, "/")
+	top = parts[0]
+	if top == "adapters" && len(parts) > 1 {
+		own = "adapters/" + parts[1]
+	}
+	return top, own
+}
+
+// violation explains why from may not import imp, or returns "".
+func violation(module, from, imp string) string {
+	top, own := layer(module, from)
+	internal := strings.HasPrefix(imp, module+"/")
+	std := !internal && !strings.Contains(strings.Split(imp, "/")[0], ".")
+	if std {
+		return ""
+	}
+	itop, iown := "", ""
+	if internal {
+		itop, iown = layer(module, imp)
+	}
+	switch top {
+	case "domain":
+		if itop != "domain" {
+			return "domain may import only the standard library"
+		}
+	case "ports":
+		if itop != "domain" && itop != "ports" {
+			return "ports may import only domain"
+		}
+	case "app":
+		if itop != "domain" && itop != "ports" && itop != "app" {
+			return "app may import only domain and ports"
+		}
+	case "adapters":
+		if itop == "app" && own != "adapters/mcpserver" {
+			return "a driven adapter implements ports and never imports app"
+		}
+		if itop == "adapters" && iown != own {
+			return "adapters must not import each other"
+		}
+	}
+	return ""
+}
+
+func TestDependencyRule(t *testing.T) {
+	module, pkgs := listPackages(t)
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			if why := violation(module, p.ImportPath, imp); why != "" {
+				t.Errorf("%s imports %s: %s", p.ImportPath, imp, why)
+			}
+		}
+	}
+}
+
+func TestRuleCatchesViolations(t *testing.T) {
+	m := "example.com/x"
+	cases := []struct{ from, imp string }{
+		{m + "/domain", "github.com/some/lib"},
+		{m + "/domain", m + "/ports"},
+		{m + "/ports", m + "/app"},
+		{m + "/app", m + "/adapters/sqlite"},
+		{m + "/app", "modernc.org/sqlite"},
+		{m + "/adapters/sqlite", m + "/app"},
+		{m + "/adapters/ripgrep", m + "/adapters/regexp2"},
+	}
+	for _, c := range cases {
+		assert.NotEmpty(t, violation(m, c.from, c.imp), "%s -> %s", c.from, c.imp)
+	}
+	for _, c := range []struct{ from, imp string }{
+		{m + "/domain", "strings"},
+		{m + "/app", m + "/ports"},
+		{m + "/adapters/mcpserver", m + "/app"},
+		{m + "/adapters/sqlite", "modernc.org/sqlite"},
+		{m + "/cmd/x", m + "/adapters/sqlite"},
+	} {
+		assert.Empty(t, violation(m, c.from, c.imp), "%s -> %s", c.from, c.imp)
+	}
+}
+
+func TestTopLevelLayout(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "-m").Output()
+	require.NoError(t, err)
+	root := strings.TrimSpace(string(out))
+	for _, d := range []string{"domain", "ports", "adapters", "app", "cmd", "test"} {
+		assert.DirExists(t, root+"/"+d)
+	}
+	for _, f := range []string{"go.mod", "go.sum", "ARCHITECTURE.md", "README.md"} {
+		assert.FileExists(t, root+"/"+f)
+	}
+}

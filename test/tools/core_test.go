@@ -1,0 +1,147 @@
+// Package tools_test exercises every tool through a real MCP client over the
+// SDK's in-memory transports, against a real SQLite file.
+package tools_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
+)
+
+func seeded(t *testing.T) *harness.Env {
+	t.Helper()
+	env := harness.New(t, harness.Config{})
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT)"})
+	env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO notes (title, body) VALUES ('alpha', 'a note about apples'), ('beta', 'bananas'), ('gamma', NULL)"})
+	return env
+}
+
+func TestToolsAreListedWithAnnotationsAndSchemas(t *testing.T) {
+	env := harness.New(t, harness.Config{})
+	res, err := env.Client.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	got := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		got[tool.Name] = tool
+	}
+	want := map[string]string{
+		"read_query": "ro", "list_tables": "ro", "describe_table": "ro", "get_schema": "ro", "verify_chain": "ro",
+		"get_resume_context": "ro", "search_text": "ro", "write_query": "w", "create_view": "w", "append_event": "w",
+		"checkpoint": "w", "snapshot": "w", "destructive_query": "d",
+	}
+	assert.Len(t, got, len(want))
+	for name, profile := range want {
+		tool := got[name]
+		if !assert.NotNil(t, tool, name) {
+			continue
+		}
+		a := tool.Annotations
+		require.NotNil(t, a, name)
+		assert.Equal(t, profile == "ro", a.ReadOnlyHint, name)
+		require.NotNil(t, a.DestructiveHint, name)
+		assert.Equal(t, profile == "d", *a.DestructiveHint, name)
+		require.NotNil(t, a.OpenWorldHint, name)
+		assert.False(t, *a.OpenWorldHint, name)
+		assert.NotEmpty(t, tool.Description, name)
+		schema, ok := tool.InputSchema.(map[string]any)
+		require.True(t, ok, name)
+		props, _ := schema["properties"].(map[string]any)
+		for pname, p := range props {
+			desc, _ := p.(map[string]any)["description"].(string)
+			assert.NotEmpty(t, desc, "%s.%s has no description", name, pname)
+		}
+	}
+	assert.Contains(t, got["read_query"].Description, "write_query")
+	assert.Contains(t, got["write_query"].Description, "destructive_query")
+	assert.Contains(t, got["destructive_query"].Description, "write_query")
+	limit := got["read_query"].InputSchema.(map[string]any)["properties"].(map[string]any)["limit"].(map[string]any)
+	assert.EqualValues(t, 100, limit["default"])
+	assert.EqualValues(t, 1, limit["minimum"])
+	assert.EqualValues(t, 1000, limit["maximum"])
+}
+
+func TestReadQueryCSVAndTrailer(t *testing.T) {
+	env := seeded(t)
+	assert.Equal(t, "id,title\n1,alpha\n2,beta\n3,gamma\n# 3 rows",
+		env.MustCall(t, "read_query", map[string]any{"query": "SELECT id, title FROM notes ORDER BY id"}))
+	assert.Equal(t, "id,title\n1,alpha\n2,beta\n# 2 rows, truncated by limit=2 (more rows exist; next page: offset=2; raise limit up to 1000 or narrow the query)",
+		env.MustCall(t, "read_query", map[string]any{"query": "SELECT id, title FROM notes ORDER BY id", "limit": 2}))
+	assert.Equal(t, "id,title\n3,gamma\n# 1 rows",
+		env.MustCall(t, "read_query", map[string]any{"query": "SELECT id, title FROM notes ORDER BY id", "limit": 2, "offset": 2}))
+	assert.Equal(t, "count(*)\n3\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT count(*) FROM notes"}))
+	assert.Equal(t, "body\n\"\"\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT body FROM notes WHERE id = 3"}))
+	assert.Equal(t, "a,b,c,d\n1e-05,1e+16,-0.0,\"x,\"\"y\"\"\"\n# 1 rows",
+		env.MustCall(t, "read_query", map[string]any{"query": `SELECT 1e-5 AS a, 1e16 AS b, -0.0 AS c, 'x,"y"' AS d`}))
+}
+
+func TestArgumentErrorsNameTheArgumentAndAreAudited(t *testing.T) {
+	env := seeded(t)
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read_query", map[string]any{"query": "SELECT 1", "limit": 0}, "limit must be between 1 and 1000"},
+		{"read_query", map[string]any{"query": "SELECT 1", "limit": "ten"}, `"limit" must be an integer`},
+		{"read_query", map[string]any{"sql": "SELECT 1"}, `missing required argument "query"`},
+		{"read_query", map[string]any{"query": "SELECT 1", "sql": "x"}, `unknown argument "sql"`},
+		{"get_resume_context", map[string]any{"max_events": 5000}, "max_events must be between 1 and 1000"},
+	}
+	for _, c := range cases {
+		assert.Contains(t, env.MustFail(t, c.tool, c.args), c.want)
+	}
+	out := env.MustCall(t, "read_query", map[string]any{"query": "SELECT tool, error FROM query_log WHERE ok = 0 ORDER BY id"})
+	assert.Equal(t, len(cases)+1, strings.Count(out, "\n"), out)
+}
+
+func TestPolicyErrorsSayWhatToUse(t *testing.T) {
+	env := seeded(t)
+	assert.Equal(t, "INSERT is not allowed in read_query; use write_query",
+		env.MustFail(t, "read_query", map[string]any{"query": "INSERT INTO notes(title) VALUES ('x')"}))
+	assert.Contains(t, env.MustFail(t, "write_query", map[string]any{"query": "DELETE FROM notes"}), "use destructive_query")
+	assert.Contains(t, env.MustFail(t, "write_query", map[string]any{"query": "CREATE VIEW v AS SELECT 1"}), "create_view")
+	assert.Equal(t, "SQLite error: no such table: nope", env.MustFail(t, "read_query", map[string]any{"query": "SELECT * FROM nope"}))
+}
+
+func TestListDescribeSchema(t *testing.T) {
+	env := seeded(t)
+	assert.Equal(t, "name,type,system,rows\nmemory_checkpoints,table,1,0\nmemory_events,table,1,0\nnotes,table,0,3\nquery_log,table,1,2\nquery_errors,view,1,\n# 5 rows",
+		env.MustCall(t, "list_tables", nil), "the two seeding writes are logged; this call's own row is not yet")
+	out := env.MustCall(t, "describe_table", map[string]any{"table": "NOTES"})
+	assert.Contains(t, out, "# columns\ncid,name,type,notnull,default,pk\n0,id,INTEGER,0,,1\n1,title,TEXT,1,,0\n2,body,TEXT,0,,0")
+	assert.Contains(t, out, "# rows\n3")
+	assert.Contains(t, out, "# sql\nCREATE TABLE notes")
+	assert.Equal(t, "no table or view named 'nope'; use list_tables", env.MustFail(t, "describe_table", map[string]any{"table": "nope"}))
+	schema := env.MustCall(t, "get_schema", nil)
+	assert.True(t, strings.HasPrefix(schema, "-- 1 objects (11 server objects hidden; include_system=true shows them)\n\nCREATE TABLE notes"), schema)
+	all := env.MustCall(t, "get_schema", map[string]any{"include_system": true})
+	assert.Contains(t, all, "CREATE TABLE memory_events")
+	assert.Contains(t, all, "-- description: failed tool calls")
+}
+
+func TestFreshServerListsEmptyQueryLog(t *testing.T) {
+	env := harness.New(t, harness.Config{})
+	assert.Contains(t, env.MustCall(t, "list_tables", nil), "\nquery_log,table,1,0\n")
+}
+
+func TestInternalNamesAreHiddenByExactPrefixOnly(t *testing.T) {
+	env := harness.New(t, harness.Config{})
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE sqlitedata (a)"})
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE SQLiteNotes (a)"})
+	out := env.MustCall(t, "list_tables", map[string]any{"include_row_counts": false})
+	assert.Contains(t, out, "\nsqlitedata,table,0,\n")
+	assert.Contains(t, out, "\nSQLiteNotes,table,0,\n")
+}
+
+func TestErrorsAreTyped(t *testing.T) {
+	// The harness sees text; this pins that domain errors carry kinds too.
+	err := domain.Errorf(domain.ErrPolicy, "x")
+	assert.ErrorIs(t, err, domain.ErrPolicy)
+}
