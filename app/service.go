@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -38,6 +39,12 @@ type Service struct {
 	limits domain.Limits
 	sess   string
 	log    *slog.Logger
+
+	// Audit rows are written in the background while the response travels
+	// to the client; the next call waits for them, so a client always sees
+	// the rows of its earlier calls (in query_errors, say).
+	auditMu sync.Mutex
+	pending sync.WaitGroup
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -67,6 +74,7 @@ func (sp *span) setRows(n int64)   { sp.rows = &n }
 // run wraps one tool call: it arms the call's deadline, runs fn and writes
 // the audit row afterwards on its own connection, failures included.
 func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
+	s.pending.Wait()
 	start := s.d.Clock.Now()
 	sp := &span{}
 	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout)
@@ -105,10 +113,20 @@ func (s *Service) record(ctx context.Context, tool string, start time.Time, sp *
 	} else {
 		e.Detail = sp.detail.String()
 	}
-	if werr := s.d.Audit.Record(context.WithoutCancel(ctx), e); werr != nil {
-		s.log.Warn("could not write the query_log entry", "tool", tool, "err", werr)
-	}
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		s.auditMu.Lock()
+		defer s.auditMu.Unlock()
+		if werr := s.d.Audit.Record(context.WithoutCancel(ctx), e); werr != nil {
+			s.log.Warn("could not write the query_log entry", "tool", tool, "err", werr)
+		}
+	}()
 }
+
+// Flush waits until every audit row of finished calls is written. Call it
+// before closing the audit sink.
+func (s *Service) Flush() { s.pending.Wait() }
 
 // Reject audits a call refused before it reached its tool.
 func (s *Service) Reject(ctx context.Context, tool string, err error) error {

@@ -147,7 +147,9 @@ func register(s *mcp.Server, t ports.Tools, o Options) {
 		})
 	add(s, t, &mcp.Tool{Name: "list_tables", Description: d.listTables, Annotations: readOnly()},
 		ListTablesArgs{IncludeRowCounts: true}, defaults("include_row_counts", true),
-		func(ctx context.Context, in ListTablesArgs) (string, error) { return t.ListTables(ctx, in.IncludeRowCounts) })
+		func(ctx context.Context, in ListTablesArgs) (string, error) {
+			return t.ListTables(ctx, in.IncludeRowCounts)
+		})
 	add(s, t, &mcp.Tool{Name: "describe_table", Description: d.describeTable, Annotations: readOnly()},
 		DescribeTableArgs{}, nil,
 		func(ctx context.Context, in DescribeTableArgs) (string, error) { return t.DescribeTable(ctx, in.Table) })
@@ -191,7 +193,9 @@ func register(s *mcp.Server, t ports.Tools, o Options) {
 		})
 	add(s, t, &mcp.Tool{Name: "append_event", Description: d.appendEvent, Annotations: writes()},
 		AppendEventArgs{Kind: "note"}, defaults("kind", "note"),
-		func(ctx context.Context, in AppendEventArgs) (string, error) { return t.AppendEvent(ctx, in.Content, in.Kind) })
+		func(ctx context.Context, in AppendEventArgs) (string, error) {
+			return t.AppendEvent(ctx, in.Content, in.Kind)
+		})
 	add(s, t, &mcp.Tool{Name: "checkpoint", Description: d.checkpoint, Annotations: writes()},
 		CheckpointArgs{}, nil,
 		func(ctx context.Context, in CheckpointArgs) (string, error) { return t.Checkpoint(ctx, in.Summary) })
@@ -199,4 +203,3 @@ func register(s *mcp.Server, t ports.Tools, o Options) {
 		SnapshotArgs{Reason: "manual"}, defaults("reason", "manual"),
 		func(ctx context.Context, in SnapshotArgs) (string, error) { return t.Snapshot(ctx, in.Reason) })
 }
-

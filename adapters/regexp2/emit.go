@@ -82,6 +82,54 @@ func emit(b *strings.Builder, re *syntax.Regexp) {
 	}
 }
 
+// checkRepeats refuses a repetition (other than ?) of something that can
+// match empty text, such as (a*)* or (|a)+: which match wins then differs
+// between backtracking (regexp2) and automata engines, and even between
+// ripgrep versions (Rust's regex changed it in 1.9).
+func checkRepeats(re *syntax.Regexp) error {
+	switch re.Op {
+	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+		if (re.Op != syntax.OpRepeat || re.Max != 1) && nullable(re.Sub[0]) {
+			return refuse(`a repeated group that can match empty text, such as (a*)* or (x|)+, is ambiguous; make what repeats consume at least one character, as in (a+)*`)
+		}
+	}
+	for _, sub := range re.Sub {
+		if err := checkRepeats(sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nullable reports whether re can match the empty string.
+func nullable(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpNoMatch:
+		return false
+	case syntax.OpCapture, syntax.OpPlus:
+		return nullable(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || nullable(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !nullable(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if nullable(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // empty match, anchors, word boundaries, star, quest
+}
+
 func emitGroup(b *strings.Builder, re *syntax.Regexp) {
 	b.WriteString("(?:")
 	emit(b, re)

@@ -185,6 +185,9 @@ func (w *rewriter) property(b *strings.Builder) error {
 	case !isCategory(name):
 		return refuse(`the Unicode property %s is not supported; use a general category such as \p{L}, \p{Lu}, \p{Nd}, \p{P} or \p{Any}`, seq)
 	}
+	if err := checkClass(seq); err != nil { // \P{Any}: ripgrep refuses it even inside a class
+		return err
+	}
 	b.WriteString(seq)
 	w.pos = end
 	return nil
@@ -343,6 +346,11 @@ func (w *rewriter) group() error {
 	default:
 		if err := checkFlags(rest); err != nil {
 			return err
+		}
+		// Go lets a repetition after (?i) repeat what precedes the flags.
+		if end := strings.IndexAny(rest, ":)"); end >= 0 && rest[end] == ')' &&
+			end+1 < len(rest) && strings.IndexByte("*+?{", rest[end+1]) >= 0 {
+			return refuse(`a repetition operator cannot follow a flag group such as (?i); put it after an expression`)
 		}
 	}
 	w.copyN(&w.out, 2)

@@ -23,8 +23,10 @@ import (
 
 var _ ports.TextSearcher = (*Searcher)(nil)
 
-// ctxCheckEvery is how many lines pass between two looks at the deadline.
-const ctxCheckEvery = 64
+// timeoutEvery is how many lines share one computation of regexp2's match
+// timeout (the time left until the deadline; the deadline itself is checked
+// before every line).
+const timeoutEvery = 64
 
 // Searcher is the regexp2 [ports.TextSearcher]. It holds no state, so one
 // Searcher serves concurrent calls.
@@ -56,15 +58,16 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 		return timeoutError(ctx, limit)
 	}
 	deadline, hasDeadline := ctx.Deadline()
+	done := ctx.Done()
 	index := 0
 	for line := range lines {
-		if index%ctxCheckEvery == 0 {
-			if ctx.Err() != nil {
-				return timeoutError(ctx, limit)
-			}
-			if hasDeadline && m.re != nil {
-				m.re.MatchTimeout = max(time.Until(deadline), time.Millisecond)
-			}
+		select {
+		case <-done:
+			return timeoutError(ctx, limit)
+		default:
+		}
+		if hasDeadline && m.re != nil && index%timeoutEvery == 0 {
+			m.re.MatchTimeout = max(time.Until(deadline), time.Millisecond)
 		}
 		line = domain.SearchLine(line)
 		start, end, ok, err := m.find(line)
@@ -114,6 +117,9 @@ func compile(q domain.SearchQuery) (*matcher, error) {
 		}
 		if tree, err = syntax.Parse(text, flags); err != nil {
 			return nil, parseError(q.Pattern, err)
+		}
+		if err := checkRepeats(tree); err != nil {
+			return nil, err
 		}
 	}
 	if tree.Op == syntax.OpLiteral && tree.Flags&syntax.FoldCase == 0 {

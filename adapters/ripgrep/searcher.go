@@ -22,8 +22,6 @@ import (
 var _ ports.TextSearcher = (*Searcher)(nil)
 
 const (
-	// ctxCheckEvery is how many lines pass between two looks at the deadline.
-	ctxCheckEvery = 64
 	// waitDelay bounds how long Wait waits for rg's pipes once it was killed.
 	waitDelay = 2 * time.Second
 	// maxStderr caps how much of rg's stderr is kept for messages.
@@ -163,10 +161,12 @@ type run struct {
 // the reader failed, or rg stopped reading: writeErr).
 func (r *run) feed(ctx context.Context, stdin io.Writer, lines iter.Seq[string]) (fed bool, writeErr error) {
 	w := bufio.NewWriterSize(stdin, 64<<10)
-	n := 0
+	expired := ctx.Done()
 	for line := range lines {
-		if n%ctxCheckEvery == 0 && ctx.Err() != nil {
+		select {
+		case <-expired:
 			return false, nil
+		default:
 		}
 		if _, err := w.WriteString(domain.SearchLine(line)); err != nil {
 			return false, err
@@ -174,7 +174,6 @@ func (r *run) feed(ctx context.Context, stdin io.Writer, lines iter.Seq[string])
 		if err := w.WriteByte('\n'); err != nil {
 			return false, err
 		}
-		n++
 		select {
 		case <-r.q.ready:
 			if r.deliver(); r.stopped() {

@@ -17,7 +17,6 @@ package snapshot
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"os"
 	"os/user"
@@ -74,7 +73,7 @@ func New(dbPath string, opts Options) *Snapshotter {
 		s.clock = systemClock{}
 	}
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	return s
 }

@@ -20,6 +20,12 @@ func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
+	// Events and checkpoints are the memory the user relies on: their
+	// commit is fsynced (FULL); the pooled connection goes back to NORMAL.
+	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return s.connError(ctx, err)
 	}
@@ -47,7 +53,7 @@ func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
 	return id, hash, err
 }
 
-// Append stores the next event durably (synchronous=FULL, WAL).
+// Append stores the next event durably (WAL, synchronous=FULL).
 func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error)) (domain.Event, error) {
 	var e domain.Event
 	err := s.inWrite(ctx, func(conn *sql.Conn) error {

@@ -14,7 +14,6 @@ import (
 	// The driver registers itself as "sqlite" with database/sql. This is the
 	// only package that opens SQLite, so the import lives here.
 	_ "modernc.org/sqlite"
-
 )
 
 // busyTimeout is how long a connection waits for another writer (another
@@ -92,9 +91,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 func (s *Store) dsn(queryOnly, internal bool) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	// FULL makes every acknowledged commit durable against power loss too;
-	// the WAL already makes it survive a crash of this process.
-	q.Add("_pragma", "synchronous(full)")
+	// In WAL mode NORMAL already makes every commit survive a crash of this
+	// process; memory appends switch to FULL so that an acknowledged event
+	// survives power loss too (see memory.go).
+	q.Add("_pragma", "synchronous(normal)")
 	if queryOnly || s.opts.ReadOnly {
 		q.Add("_pragma", "query_only(1)")
 	}

@@ -130,11 +130,11 @@ func TestUpdateGuardCountsEveryChangedRow(t *testing.T) {
 	mustWrite(t, s, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT UNIQUE, n INT DEFAULT 0)")
 	mustWrite(t, s, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 10) INSERT INTO notes(body) SELECT 'v' || x FROM c")
 	cases := map[string]string{
-		"plain update":  "UPDATE notes SET n = 1",
-		"with update":   "WITH x AS (SELECT 1) UPDATE notes SET n = 2",
-		"replace":       "REPLACE INTO notes(id, body) SELECT id, body FROM notes",
-		"upsert":        "INSERT INTO notes(body) SELECT body FROM notes WHERE true ON CONFLICT(body) DO UPDATE SET n = n + 1",
-		"update view":   "UPDATE notes SET n = n WHERE id > 0",
+		"plain update": "UPDATE notes SET n = 1",
+		"with update":  "WITH x AS (SELECT 1) UPDATE notes SET n = 2",
+		"replace":      "REPLACE INTO notes(id, body) SELECT id, body FROM notes",
+		"upsert":       "INSERT INTO notes(body) SELECT body FROM notes WHERE true ON CONFLICT(body) DO UPDATE SET n = n + 1",
+		"update view":  "UPDATE notes SET n = n WHERE id > 0",
 	}
 	for name, q := range cases {
 		t.Run(name, func(t *testing.T) {

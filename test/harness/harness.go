@@ -45,6 +45,8 @@ type Env struct {
 	Dir    string
 	DBPath string
 	Store  *sqlite.Store
+	// Tools is the core itself, for measuring without the MCP layer.
+	Tools  ports.Tools
 	Client *mcp.ClientSession
 }
 
@@ -95,6 +97,8 @@ func Server(t testing.TB, c Config) (*mcp.Server, *Env) {
 		deps.Audit = c.Audit
 	}
 	svc := app.New(deps, app.Options{Limits: c.Limits, Session: "20260913T101100Z-test"})
+	env.Tools = svc
+	t.Cleanup(svc.Flush) // runs before the store closes
 	return mcpserver.New(svc, mcpserver.Options{Version: "test", Limits: c.Limits, ReadOnly: c.ReadOnly, Memory: memory}), env
 }
 

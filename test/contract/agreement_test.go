@@ -1,0 +1,172 @@
+package contract_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/ripgrep"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
+)
+
+// corpus mixes scripts, case pairs with unusual folds, Unicode digits,
+// spaces, marks and punctuation: the places where regex dialects differ.
+var corpus = []string{
+	"The quick brown fox jumps over the lazy dog",
+	"café naïve résumé Ünïcödé",
+	"ДОМ дом Дом",
+	"Ελληνικά κείμενα ΣΊΣΥΦΟΣ ς σ",
+	"straße STRASSE STRAẞE",
+	"K k \u212a Kelvin",
+	"ſ s S long s",
+	"ǅungla ǆ Ǆ",
+	"ﬁle fi İstanbul ı I i",
+	"µ μ Μ micro",
+	"0123 ٣٤٥ ०१२ ¹²³ Ⅻ ⅻ ①②",
+	"a\u00a0b a\u2003b a\u3000b a\tb a\u200bb a\u0085b a\u2028b",
+	"e\u0301 a\u0308 क्षि ः \u20dd",
+	"Ⓐⓑ \U0001F130 ͅ",
+	"a\u200db a\u200cb",
+	"snake_case ‿ ⁀ ＿",
+	"🙂 👩\u200d💻 🇫🇷 1\ufe0f\u20e3",
+	"a-b_c.d,e;f:g!h?i(j)k[l]m{n}o<p>q/r\\s|t^u$v*w+x=y~z`'\"#%&@",
+	"line one⏎line two⏎",
+	"tab\there\x01\x7f",
+	"",
+	"   ",
+	"日本語のテキスト 中文 한국어",
+	"مرحبا بالعالم שלום",
+	"x1y22z333 foo_bar-baz.qux",
+	"HTTPServer httpServer Http",
+}
+
+// patterns are accepted alike by ripgrep 13 and later and by the built-in
+// engine; each runs as is and with ignore_case.
+var patterns = []string{
+	`fox`, `café`, `дом`, `σ`, `ß`, `k`, `s`, `ǆ`, `fi`, `i`, `μ`, `🙂`, `⏎`, ` `,
+	`\d+`, `\D+`, `\w+`, `\W+`, `\s+`, `\S+`, `[\d\s]+`, `[^\w\s]+`, `[\W\d]+`, `[^\W\d_]+`,
+	`\p{L}+`, `\p{Lu}`, `\p{Ll}+`, `\p{Nd}`, `\p{N}+`, `\pN`, `\PL+`, `\p{P}+`, `\p{S}`, `\p{M}`,
+	`\p{Mn}`, `\p{Z}`, `\p{Zs}+`, `\p{Cc}`, `\p{Cf}`, `\p{Letter}+`, `\p{Any}`, `\p{ASCII}+`,
+	`[[:alpha:]]+`, `[[:^alpha:]]+`, `[[:word:]]+`, `[[:space:]]`, `[[:punct:]]+`, `[[:upper:]][[:lower:]]+`,
+	`[[:xdigit:]]+`, `[a-zà-ÿ]+`, `[α-ω]+`, `[一-龥]+`, `[^ -~]+`, `[\x{1F600}-\x{1F64F}]`, `[\u0400-\u04FF]+`,
+	`\b\w`, `\w\b`, `\bs`, `\B\w\B`, `\bcaf`, `é\b`, `\b\d`, `\b`, `\B`, `\b.\b`,
+	`^\w+`, `\w+$`, `^$`, `^`, `$`, `^.`, `.$`, `\A.`, `.\z`,
+	`.`, `..`, `.{3}`, `(?s).`, `.+`, `.*?o`,
+	`\w{2,3}`, `\w{2,3}?`, `\w+?`, `(?U)\w+`, `a*`, `(?:ab)+`, `o{2}`, `x?y`, `(a|ab)(c|bcd)?`,
+	`\w+(?:-\w+)+`, `(\w)(\w)?`, `(?:a|)*b`, `(a*)+b`, `(?:x*)*y`,
+	`fox|dog`, `dog|fox`, `a|ab`, `ab|a`, `é|e`, `straße|strasse`,
+	`(?i)straße`, `(?i)σ`, `(?i)ǅ`, `(?i)k`, `(?i)[a-z]+`, `(?i)\p{Ll}+`, `(?i)[^a-z]+`, `(?i)[[:lower:]]+`,
+	`(?i:Ǆ)`, `(?i)ı`, `(?i)İ`, `(?i)µ`, `(?-i)a`, `(?i)ss`, `(?i)ﬁ`, `(?i)\W+`, `(?i)[^k]+`,
+	`\.`, `\x41`, `\x{e9}`, `\u00e9`, `\t`, `\x7f`, `\$`, `\^`, `\*`, `\?`, `\\`, `\-`, `\#`, `\&`, `\~`,
+	`[\]]`, `[\[]`, `[]a]`, `[a-]`, `[-a]`, `[\^a]`, `[a^]`, `[\d-]`, `[\s\S]`, `[^\n]`,
+}
+
+// refusedByBoth are patterns both engines refuse as invalid arguments.
+var refusedByBoth = []string{
+	`\n?x`, `a|\n`, `[\n]`, `\x{A}`, `(`, `a)`, `[a`, `a{2,1}`, `{`, `a{`, `a{,2}`, `\Q.\E`, `\1`, `\0`,
+	`(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?>a)`, `(?P=n)`, `\p{^L}`, `\p{Nope}`, `[^\x00-\x{10FFFF}]`,
+	`\P{Any}`, `[\d-z]`, `[a-\d]`, `[a&&b]`, `\Z`, `\<`, `(?<n>a)`, `[\P{Any}a]`,
+}
+
+// literals run with fixed_strings, as is and with ignore_case.
+var literals = []string{"fox", "café", "ДОМ", "Σ", "ß", "K", "ǅ", "µ", "a.b", `\s`, "(", "⏎", "🙂", " ", "[[:alpha:]]"}
+
+func TestEnginesAgree(t *testing.T) {
+	t.Parallel()
+	rg := mustFindRg(t)
+	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
+	var queries []domain.SearchQuery
+	for _, p := range patterns {
+		queries = append(queries, domain.SearchQuery{Pattern: p}, domain.SearchQuery{Pattern: p, IgnoreCase: true})
+	}
+	for _, p := range literals {
+		queries = append(queries, domain.SearchQuery{Pattern: p, FixedStrings: true},
+			domain.SearchQuery{Pattern: p, FixedStrings: true, IgnoreCase: true})
+	}
+	for _, q := range queries {
+		t.Run(name(q), func(t *testing.T) {
+			t.Parallel()
+			want, err := contract.Collect(context.Background(), engines[0], q, slices.Values(corpus))
+			require.NoError(t, err, "ripgrep accepts the pattern")
+			got, err := contract.Collect(context.Background(), engines[1], q, slices.Values(corpus))
+			require.NoError(t, err, "regexp2 accepts the pattern")
+			assert.Equal(t, want, got, "regexp2 (got) differs from ripgrep (want)")
+		})
+	}
+}
+
+func TestEnginesRefuseAlike(t *testing.T) {
+	t.Parallel()
+	rg := mustFindRg(t)
+	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
+	for _, p := range refusedByBoth {
+		t.Run(p, func(t *testing.T) {
+			t.Parallel()
+			for _, e := range engines {
+				_, err := contract.Collect(context.Background(), e, domain.SearchQuery{Pattern: p}, slices.Values(corpus))
+				assert.ErrorIs(t, err, domain.ErrInvalidArgument, e.Name())
+			}
+		})
+	}
+}
+
+// TestEnginesAgreeOnContractCases runs every contract case on both engines
+// and compares their answers with each other (each engine's own suite
+// compares them with the expected answers).
+func TestEnginesAgreeOnContractCases(t *testing.T) {
+	t.Parallel()
+	rg := mustFindRg(t)
+	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
+	for _, tc := range contract.SearchCases() {
+		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
+			want, wantErr := contract.Collect(context.Background(), engines[0], tc.Query, slices.Values(tc.Lines))
+			got, gotErr := contract.Collect(context.Background(), engines[1], tc.Query, slices.Values(tc.Lines))
+			assert.Equal(t, want, got)
+			assert.Equal(t, kind(wantErr), kind(gotErr))
+		})
+	}
+}
+
+// kind returns the domain sentinel an error wraps.
+func kind(err error) error {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return de.Kind
+	}
+	return err
+}
+
+func name(q domain.SearchQuery) string {
+	n := q.Pattern
+	if q.FixedStrings {
+		n = "fixed " + n
+	}
+	if q.IgnoreCase {
+		n = "ignore-case " + n
+	}
+	return n
+}
+
+// mustFindRg returns rg's path. It skips the test when rg is absent, except
+// in CI (CI set), where ripgrep must be installed and tested.
+func mustFindRg(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("rg")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("ripgrep (rg) is not on PATH, and CI must test it: %v", err)
+		}
+		t.Skipf("ripgrep (rg) is not on PATH: %v", err)
+	}
+	return path
+}
