@@ -22,7 +22,7 @@ func writeOpcode(op string, p2, p3 int64) bool {
 	case "OpenWrite", "VUpdate", "VCreate", "VDestroy", "Destroy", "Clear",
 		"CreateBtree", "DropTable", "DropIndex", "DropTrigger", "ParseSchema",
 		"SetCookie", "Vacuum", "IncrVacuum", "AutoCommit", "Savepoint",
-		"Checkpoint", "LoadAnalysis", "Expire":
+		"Checkpoint", "LoadAnalysis":
 		return true
 	case "Transaction":
 		return p2 != 0 // 0 read, 1 write, 2 exclusive

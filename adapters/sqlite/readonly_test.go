@@ -1,41 +1,42 @@
 package sqlite_test
 
 import (
-	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 func ls(t *testing.T, dir string) {
 	es, _ := os.ReadDir(dir)
 	for _, e := range es {
 		fi, _ := e.Info()
-		t.Logf("  %s %d %v", e.Name(), fi.Size(), fi.ModTime())
+		t.Logf("  %s %d %v %v", e.Name(), fi.Size(), fi.Mode(), fi.ModTime())
 	}
 }
 
+func try(t *testing.T, dsn, q string) {
+	db, err := sql.Open("sqlite", dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	var n any
+	err = db.QueryRow(q).Scan(&n)
+	t.Logf("dsn=%s q=%s -> %v err=%v", dsn, q, n, err)
+}
+
 func TestScratchRO(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	p := filepath.Join(dir, "x.db")
-	s, err := sqlite.Open(ctx, p, sqlite.Options{})
-	require.NoError(t, err)
-	_, err = s.Write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: "CREATE TABLE t(a)"}, func([]string) {}, func([]any) bool { return true })
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-	t.Log("after rw close"); ls(t, dir)
-	r, err := sqlite.Open(ctx, p, sqlite.Options{ReadOnly: true})
-	require.NoError(t, err)
-	t.Log("after ro open"); ls(t, dir)
-	err = r.Read(ctx, "SELECT * FROM t", func([]string) {}, func([]any) bool { return true })
-	require.NoError(t, err)
-	t.Log("after read"); ls(t, dir)
-	require.NoError(t, r.Close())
-	t.Log("after ro close"); ls(t, dir)
+	dir := os.Getenv("RODIR")
+	if dir == "" {
+		t.Skip()
+	}
+	for _, name := range []string{"wal.db", "del.db", "live.db"} {
+		p := filepath.Join(dir, name)
+		t.Log(name)
+		for _, v := range []string{"?mode=ro&immutable=1", "?mode=ro"} {
+			try(t, "file:"+p+v, "SELECT count(*) FROM t")
+			ls(t, dir)
+		}
+	}
 }

@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		deps.Snapshots = snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir, Keep: cfg.Limits.Snapshots, Clock: clock, Logger: log})
 	}
 	svc := app.New(deps, app.Options{Limits: cfg.Limits, Session: session, Logger: log})
-	defer svc.Flush() // before the stores close: deferred calls run last-in first-out
+	defer svc.Flush()       // before the stores close: deferred calls run last-in first-out
 	var sdkLog *slog.Logger // the SDK's session chatter only with -v
 	if cfg.Verbose {
 		sdkLog = log

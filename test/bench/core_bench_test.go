@@ -137,4 +137,3 @@ func buildBinary(b *testing.B) string {
 	require.NoError(b, cmd.Run())
 	return bin
 }
-

@@ -39,6 +39,7 @@ func TestScratchRandom(t *testing.T) {
 		want, werr := collect(e1, q)
 		got, gerr := collect(e2, q)
 		if gerr != nil && werr == nil {
+			if refused < 400 { t.Logf("REFUSED %q: %v", q.Pattern, gerr) }
 			refused++
 			continue
 		}
