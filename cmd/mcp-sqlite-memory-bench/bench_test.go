@@ -1,0 +1,38 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sample = `goos: linux
+BenchmarkReadQueryPK/mcp-2         	    2520	    990645 ns/op
+BenchmarkReadQueryPK/database_sql-2         	   54912	     46731 ns/op
+BenchmarkVerifyChain1M/verify_chain-2  1  2000000000 ns/op  500000 events/s
+BenchmarkVerifyChain1M/sha256_floor-2  1  1000000000 ns/op  1000000 events/s
+PASS`
+
+func TestParse(t *testing.T) {
+	res := parse([]byte(sample))
+	assert.Equal(t, result{nsPerOp: 990645, metrics: map[string]float64{}}, res["BenchmarkReadQueryPK/mcp"])
+	assert.Equal(t, 500000.0, res["BenchmarkVerifyChain1M/verify_chain"].metrics["events/s"])
+	assert.Len(t, res, 4)
+}
+
+func TestTableMarksOverBudgetAndMissing(t *testing.T) {
+	res := parse([]byte(sample))
+	var out bytes.Buffer
+	err := printTable(&out, []figure{
+		{name: "pk", bench: "BenchmarkReadQueryPK/mcp", baseline: "BenchmarkReadQueryPK/database_sql", maxRatio: 5},
+		{name: "verify", bench: "BenchmarkVerifyChain1M/verify_chain", baseline: "BenchmarkVerifyChain1M/sha256_floor", metric: "events/s", minMetric: 300000},
+	}, res)
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), "21.20x")
+	assert.Contains(t, out.String(), "over budget: pk")
+	assert.Contains(t, out.String(), "2.00x")
+	err = printTable(&out, []figure{{name: "gone", bench: "BenchmarkNope"}}, res)
+	assert.Error(t, err)
+}

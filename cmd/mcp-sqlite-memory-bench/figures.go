@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// jobs are the go test runs, grouped by package.
+func jobs(short bool, benchtime string) []job {
+	all := []job{
+		{pkg: "./test/bench/", pattern: "ReadQueryPK|CSV1000x6|WriteInsert|SDKFloor|ExplainLayer", benchtime: benchtime},
+		{pkg: "./test/bench/", pattern: "ColdStart", benchtime: "20x"},
+		{pkg: "./test/bench/", pattern: "AppendEvent", benchtime: benchtime},
+		{pkg: "./domain/", pattern: "TableWriter1000x6", benchtime: benchtime},
+		{pkg: "./test/bench/", pattern: "VerifyChain1M", benchtime: "1x", slow: true},
+		{pkg: "./test/searchbench/", pattern: ".", benchtime: "1x", slow: true},
+		{pkg: "./adapters/snapshot/", pattern: "Snapshot", benchtime: "1x", slow: true},
+	}
+	var out []job
+	for _, j := range all {
+		if !short || !j.slow {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// figure is one row of the table.
+type figure struct {
+	name     string
+	bench    string // benchmark measured
+	baseline string // benchmark it is compared with, same run
+	// metric, when set, compares that custom metric (higher is better)
+	// instead of ns/op (lower is better).
+	metric string
+	// maxRatio is the budget on figure/baseline cost; 0 means report only.
+	maxRatio float64
+	// maxMS is an absolute budget in milliseconds per op; minMetric an
+	// absolute floor on metric.
+	maxMS, minMetric float64
+	slow             bool
+}
+
+func figures(short bool) []figure {
+	all := []figure{
+		{name: "read_query 1 row by PK, MCP in-process", bench: "BenchmarkReadQueryPK/mcp", baseline: "BenchmarkReadQueryPK/database_sql", maxRatio: 5},
+		{name: "  MCP SDK floor (no-op tool)", bench: "BenchmarkSDKFloor", baseline: "BenchmarkReadQueryPK/database_sql"},
+		{name: "1000x6 rows to capped CSV", bench: "BenchmarkCSV1000x6/render_capped_csv", baseline: "BenchmarkCSV1000x6/database_sql_scan", maxRatio: 1.5},
+		{name: "write_query 1-row INSERT, MCP in-process", bench: "BenchmarkWriteInsert/mcp", baseline: "BenchmarkWriteInsert/database_sql"},
+		{name: "EXPLAIN layer on a small read", bench: "BenchmarkExplainLayer/with_layer", baseline: "BenchmarkExplainLayer/without_layer"},
+		{name: "cold start to first tools/list", bench: "BenchmarkColdStart", maxMS: 50},
+		{name: "verify_chain, 1M events (events/s)", bench: "BenchmarkVerifyChain1M/verify_chain", baseline: "BenchmarkVerifyChain1M/sha256_floor", metric: "events/s", minMetric: 300000, slow: true},
+		{name: "search_text 1M values, ripgrep", bench: "BenchmarkSearch1M/ripgrep", baseline: "BenchmarkSearch1M/baseline_sqlite3_rg", maxRatio: 3, slow: true},
+		{name: "search_text 1M values, regexp2", bench: "BenchmarkSearch1M/regexp2", baseline: "BenchmarkSearch1M/baseline_sqlite3_rg", maxRatio: 3, slow: true},
+		{name: "snapshot 200 MB vs cp", bench: "BenchmarkSnapshot/Snapshotter", baseline: "BenchmarkSnapshot/cp", slow: true},
+		{name: "snapshot 200 MB vs sqlite3 .backup", bench: "BenchmarkSnapshot/Snapshotter", baseline: "BenchmarkSnapshot/sqlite3-backup", slow: true},
+	}
+	var out []figure
+	for _, f := range all {
+		if !short || !f.slow {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func human(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+// printTable writes the table; a figure whose benchmark did not run shows
+// "missing" and fails the command, so a renamed benchmark is noticed.
+func printTable(w io.Writer, figs []figure, res map[string]result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tmeasured\tbaseline\tratio\tbudget\tverdict")
+	var missing, over []string
+	for _, f := range figs {
+		r, ok := res[f.bench]
+		base, bok := res[f.baseline]
+		if !ok || (f.baseline != "" && !bok) {
+			missing = append(missing, f.name)
+			fmt.Fprintf(tw, "%s\tmissing\t\t\t\t\n", f.name)
+			continue
+		}
+		measured, baseline, ratio, budget, verdict := human(r.nsPerOp), "", "", "report", "ok"
+		var cost float64
+		if f.metric != "" {
+			v := r.metrics[f.metric]
+			measured = fmt.Sprintf("%.0f %s", v, f.metric)
+			if bok && v > 0 {
+				baseline = fmt.Sprintf("%.0f %s", base.metrics[f.metric], f.metric)
+				cost = base.metrics[f.metric] / v
+			}
+			if f.minMetric > 0 {
+				budget = fmt.Sprintf(">= %.0f %s", f.minMetric, f.metric)
+				if v < f.minMetric {
+					verdict = "OVER BUDGET"
+				}
+			}
+		} else if bok {
+			baseline = human(base.nsPerOp)
+			cost = r.nsPerOp / base.nsPerOp
+		}
+		if cost > 0 {
+			ratio = fmt.Sprintf("%.2fx", cost)
+		}
+		if f.maxRatio > 0 {
+			budget = fmt.Sprintf("<= %.1fx", f.maxRatio)
+			if cost > f.maxRatio {
+				verdict = "OVER BUDGET"
+			}
+		}
+		if f.maxMS > 0 {
+			budget = fmt.Sprintf("< %.0f ms", f.maxMS)
+			if r.nsPerOp/1e6 >= f.maxMS {
+				verdict = "OVER BUDGET"
+			}
+		}
+		if verdict != "ok" {
+			over = append(over, f.name)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", f.name, measured, baseline, ratio, budget, verdict)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(over) > 0 {
+		fmt.Fprintf(w, "\nover budget: %s\n", strings.Join(over, "; "))
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("benchmarks missing for: %s", strings.Join(missing, "; "))
+	}
+	return nil
+}
