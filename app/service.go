@@ -40,11 +40,13 @@ type Service struct {
 	sess   string
 	log    *slog.Logger
 
-	// Audit rows are written in the background while the response travels
-	// to the client; the next call waits for them, so a client always sees
-	// the rows of its earlier calls (in query_errors, say).
+	// Audit rows are written in the background, one after another, while
+	// the response travels to the client; a new call first waits for the
+	// rows already queued, so a client always sees the rows of its earlier
+	// calls (in query_errors, say). last is closed when the most recently
+	// queued row is written.
 	auditMu sync.Mutex
-	pending sync.WaitGroup
+	last    chan struct{}
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -58,7 +60,9 @@ func New(d Deps, o Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger}
+	done := make(chan struct{})
+	close(done)
+	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger, last: done}
 }
 
 // span is what a tool call reports to the audit log.
@@ -74,7 +78,7 @@ func (sp *span) setRows(n int64)   { sp.rows = &n }
 // run wraps one tool call: it arms the call's deadline, runs fn and writes
 // the audit row afterwards on its own connection, failures included.
 func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
-	s.pending.Wait()
+	s.Flush()
 	start := s.d.Clock.Now()
 	sp := &span{}
 	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout)
@@ -113,20 +117,27 @@ func (s *Service) record(ctx context.Context, tool string, start time.Time, sp *
 	} else {
 		e.Detail = sp.detail.String()
 	}
-	s.pending.Add(1)
+	s.auditMu.Lock()
+	prev, mine := s.last, make(chan struct{})
+	s.last = mine
+	s.auditMu.Unlock()
 	go func() {
-		defer s.pending.Done()
-		s.auditMu.Lock()
-		defer s.auditMu.Unlock()
+		defer close(mine)
+		<-prev // keep the rows in call order
 		if werr := s.d.Audit.Record(context.WithoutCancel(ctx), e); werr != nil {
 			s.log.Warn("could not write the query_log entry", "tool", tool, "err", werr)
 		}
 	}()
 }
 
-// Flush waits until every audit row of finished calls is written. Call it
+// Flush waits until every audit row queued so far is written. Call it
 // before closing the audit sink.
-func (s *Service) Flush() { s.pending.Wait() }
+func (s *Service) Flush() {
+	s.auditMu.Lock()
+	last := s.last
+	s.auditMu.Unlock()
+	<-last
+}
 
 // Reject audits a call refused before it reached its tool.
 func (s *Service) Reject(ctx context.Context, tool string, err error) error {

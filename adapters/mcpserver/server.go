@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"sync"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -36,17 +37,45 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Server is the SDK's server with the tools registered, plus a way to cancel
+// every call in flight when the process shuts down: the SDK waits for
+// running handlers, and a query may run until its timeout.
+type Server struct {
+	*mcp.Server
+	done     chan struct{}
+	shutdown sync.Once
+}
+
 // New returns an MCP server whose tools call tools.
-func New(tools ports.Tools, o Options) *mcp.Server {
+func New(tools ports.Tools, o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, &mcp.ServerOptions{
-		Instructions: instructions(o.ReadOnly),
-		Logger:       o.Logger,
-	})
+	s := &Server{
+		Server: mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, &mcp.ServerOptions{
+			Instructions: instructions(o.ReadOnly),
+			Logger:       o.Logger,
+		}),
+		done: make(chan struct{}),
+	}
 	register(s, tools, o)
 	return s
+}
+
+// Shutdown cancels every call in flight and every later one.
+func (s *Server) Shutdown() { s.shutdown.Do(func() { close(s.done) }) }
+
+// callContext is ctx, cancelled also by Shutdown.
+func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-s.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // handler is a typed tool body: it receives the decoded arguments.
@@ -58,7 +87,7 @@ type handler[In any] func(ctx context.Context, in In) (string, error)
 // (SPEC A3); the SDK would reject it before any audit could happen.
 //
 // initial holds the defaults: arguments the call leaves out keep them.
-func add[In any](s *mcp.Server, tools ports.Tools, t *mcp.Tool, initial In, patch func(*jsonschema.Schema), h handler[In]) {
+func add[In any](s *Server, tools ports.Tools, t *mcp.Tool, initial In, patch func(*jsonschema.Schema), h handler[In]) {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("schema for %s: %v", t.Name, err))
@@ -68,6 +97,8 @@ func add[In any](s *mcp.Server, tools ports.Tools, t *mcp.Tool, initial In, patc
 	}
 	t.InputSchema = schema
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := s.callContext(ctx)
+		defer cancel()
 		in := initial
 		if err := decode(req.Params.Arguments, &in, schema); err != nil {
 			return result("", tools.Reject(ctx, t.Name, err)), nil
@@ -146,8 +177,10 @@ func result(out string, err error) *mcp.CallToolResult {
 }
 
 // Serve runs the server on stdin and stdout until the client disconnects or
-// ctx ends.
-func Serve(ctx context.Context, s *mcp.Server, in io.ReadCloser, out io.WriteCloser) error {
+// ctx ends; when ctx ends, calls in flight are cancelled.
+func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	stop := context.AfterFunc(ctx, s.Shutdown)
+	defer stop()
 	err := s.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil

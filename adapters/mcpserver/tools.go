@@ -135,7 +135,7 @@ type SnapshotArgs struct {
 	Reason string `json:"reason,omitempty" jsonschema:"Why the snapshot is taken; kept in the audit log."`
 }
 
-func register(s *mcp.Server, t ports.Tools, o Options) {
+func register(s *Server, t ports.Tools, o Options) {
 	l := o.Limits
 	maxRows := float64(l.MaxRows)
 	d := describe(l)

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -164,14 +163,39 @@ func writeRanges(b *strings.Builder, ranges []rune) {
 	}
 }
 
-// writeClass writes a class of [lo, hi] pairs; an empty one never matches.
+// writeClass writes a class of sorted [lo, hi] pairs; an empty one never
+// matches. regexp2 checks explicit ranges one by one (and sorts them again
+// for every range it parses), so a large class is written as its
+// complement when that is cheaper, and as Unicode categories and
+// properties plus a few explicit ranges (see [decompose]); regexp2 reads
+// those names from the same Go unicode tables this package uses.
 func writeClass(b *strings.Builder, ranges []rune) {
 	if len(ranges) == 0 {
 		b.WriteString(`(?!)`)
 		return
 	}
+	form, negated := decompose(ranges), false
+	if c := complement(ranges); len(c) == 0 { // every code point
+		form = classForm{rest: []rune{0, unicode.MaxRune}}
+	} else if len(c) < len(ranges) {
+		// .NET subtracts after negating, so a negated form takes no exceptions.
+		if neg := decompose(c); len(neg.except) == 0 && neg.cost() < form.cost() {
+			form, negated = neg, true
+		}
+	}
 	b.WriteByte('[')
-	writeRanges(b, ranges)
+	if negated {
+		b.WriteByte('^')
+	}
+	for _, name := range form.names {
+		b.WriteString(`\p{` + name + `}`)
+	}
+	writeRanges(b, form.rest)
+	if len(form.except) > 0 {
+		b.WriteString("-[")
+		writeRanges(b, form.except)
+		b.WriteByte(']')
+	}
 	b.WriteByte(']')
 }
 
@@ -187,97 +211,4 @@ func foldOrbit(r rune) []rune {
 		pairs = append(pairs, c, c)
 	}
 	return pairs
-}
-
-// wordClass is Rust's Unicode \w as a regexp2 class, for \b and \B.
-var wordClass = sync.OnceValue(func() string {
-	var b strings.Builder
-	writeClass(&b, perlSet('w'))
-	return b.String()
-})
-
-// perlSets holds Rust's Unicode meaning of \d (Nd), \s (White_Space) and \w
-// (Alphabetic, M, Nd, Pc and Join_Control) as sorted [lo, hi] pairs.
-var perlSets = sync.OnceValue(func() map[rune][]rune {
-	return map[rune][]rune{
-		'd': mergeTables(unicode.Nd),
-		's': mergeTables(unicode.White_Space),
-		'w': mergeTables(
-			// Alphabetic = Lu + Other_Uppercase + Ll + Other_Lowercase + Lt + Lm + Lo + Nl + Other_Alphabetic.
-			unicode.L, unicode.Other_Uppercase, unicode.Other_Lowercase, unicode.Nl, unicode.Other_Alphabetic,
-			unicode.M, unicode.Nd, unicode.Pc, unicode.Join_Control,
-		),
-	}
-})
-
-// perlSet returns the set of \d, \s or \w for any letter case of c.
-func perlSet(c rune) []rune {
-	return perlSets()[unicode.ToLower(c)]
-}
-
-// mergeTables returns the union of tables as sorted, disjoint [lo, hi] pairs.
-func mergeTables(tables ...*unicode.RangeTable) []rune {
-	var spans [][2]rune
-	for _, t := range tables {
-		for _, r := range t.R16 {
-			for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-				if r.Stride == 1 {
-					spans = append(spans, [2]rune{rune(r.Lo), rune(r.Hi)})
-					break
-				}
-				spans = append(spans, [2]rune{c, c})
-			}
-		}
-		for _, r := range t.R32 {
-			for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-				if r.Stride == 1 {
-					spans = append(spans, [2]rune{rune(r.Lo), rune(r.Hi)})
-					break
-				}
-				spans = append(spans, [2]rune{c, c})
-			}
-		}
-	}
-	slices.SortFunc(spans, func(a, b [2]rune) int { return int(a[0] - b[0]) })
-	var out []rune
-	for _, s := range spans {
-		if n := len(out); n > 0 && s[0] <= out[n-1]+1 {
-			out[n-1] = max(out[n-1], s[1])
-			continue
-		}
-		out = append(out, s[0], s[1])
-	}
-	return out
-}
-
-// complement returns the code points (surrogates excluded) not in ranges.
-func complement(ranges []rune) []rune {
-	var out []rune
-	next := rune(0)
-	add := func(lo, hi rune) {
-		// Go's parser refuses surrogates in \x{...}; they never occur in UTF-8.
-		if lo < 0xD800 && hi > 0xDFFF {
-			out = append(out, lo, 0xD7FF, 0xE000, hi)
-			return
-		}
-		if lo >= 0xD800 && lo <= 0xDFFF {
-			lo = 0xE000
-		}
-		if hi >= 0xD800 && hi <= 0xDFFF {
-			hi = 0xD7FF
-		}
-		if lo <= hi {
-			out = append(out, lo, hi)
-		}
-	}
-	for i := 0; i+1 < len(ranges); i += 2 {
-		if ranges[i] > next {
-			add(next, ranges[i]-1)
-		}
-		next = ranges[i+1] + 1
-	}
-	if next <= unicode.MaxRune {
-		add(next, unicode.MaxRune)
-	}
-	return out
 }

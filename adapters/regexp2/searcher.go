@@ -85,10 +85,12 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 }
 
 // matcher finds the first match in a line: with strings.Index for a
-// case-sensitive literal, with regexp2 otherwise.
+// case-sensitive literal, with regexp2 otherwise (on the lines that pass
+// the prefilter).
 type matcher struct {
 	literal string
 	re      *re2.Regexp
+	filter  *prefilter // nil when the pattern requires no literal
 	runes   []rune
 }
 
@@ -128,10 +130,10 @@ func compile(q domain.SearchQuery) (*matcher, error) {
 	var b strings.Builder
 	emit(&b, tree)
 	re, err := re2.Compile(b.String(), re2.RE2)
-	if err != nil {
-		return nil, domain.Errorf(domain.ErrSearch, "the built-in search engine could not compile the pattern (%v); install ripgrep or pass fixed_strings=true", err)
+	if err != nil { // a bug in emit; regexp2's message would quote the rewritten pattern
+		return nil, domain.Errorf(domain.ErrSearch, "the built-in search engine could not compile the pattern; install ripgrep or pass fixed_strings=true")
 	}
-	return &matcher{re: re}, nil
+	return &matcher{re: re, filter: newPrefilter(tree)}, nil
 }
 
 // find returns the byte offsets of the first match in line.
@@ -139,6 +141,9 @@ func (m *matcher) find(line string) (start, end int, ok bool, err error) {
 	if m.re == nil {
 		i := strings.Index(line, m.literal)
 		return i, i + len(m.literal), i >= 0, nil
+	}
+	if m.filter != nil && !m.filter.pass(line) {
+		return 0, 0, false, nil
 	}
 	m.runes = m.runes[:0]
 	for _, r := range line {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // bootstrapSQL creates the server's tables, their append-only triggers, the
@@ -64,8 +65,8 @@ SELECT id, ts, tool, query, error FROM query_log WHERE ok = 0 ORDER BY id DESC;
 // bootstrap switches the file to WAL (so several server processes read while
 // one writes) and creates the server objects in one transaction.
 func (s *Store) bootstrap(ctx context.Context) error {
-	var mode string
-	if err := s.internal.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+	mode, err := s.setWAL(ctx)
+	if err != nil {
 		return fmt.Errorf("set WAL mode on %s: %s", s.name, s.scrub(err.Error()))
 	}
 	if !strings.EqualFold(mode, "wal") {
@@ -87,6 +88,32 @@ func (s *Store) bootstrap(ctx context.Context) error {
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
 	}
 	return nil
+}
+
+// setWAL switches to WAL. Switching needs a moment of exclusive access, and
+// SQLite answers SQLITE_BUSY at once (the busy timeout does not cover it)
+// when several servers start together on a new file, so it retries for up
+// to the busy timeout. A file already in WAL mode needs no switch.
+func (s *Store) setWAL(ctx context.Context) (string, error) {
+	var mode string
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		err := s.internal.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode)
+		if err == nil && strings.EqualFold(mode, "wal") {
+			return mode, nil
+		}
+		if err == nil {
+			err = s.internal.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		}
+		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") && !strings.Contains(err.Error(), "database is locked") || time.Now().After(deadline) {
+			return mode, err
+		}
+		select {
+		case <-ctx.Done():
+			return mode, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // shadowTables asks SQLite which tables are real virtual-table shadow tables

@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"strings"
+
 	"modernc.org/libc"
 	lib "modernc.org/sqlite/lib"
 
@@ -22,7 +24,8 @@ func writeOpcode(op string, p2, p3 int64) bool {
 	case "OpenWrite", "VUpdate", "VCreate", "VDestroy", "Destroy", "Clear",
 		"CreateBtree", "DropTable", "DropIndex", "DropTrigger", "ParseSchema",
 		"SetCookie", "Vacuum", "IncrVacuum", "AutoCommit", "Savepoint",
-		"Checkpoint", "LoadAnalysis":
+		"Checkpoint", "LoadAnalysis",
+		"sqlite_attach", "sqlite_detach", "load_extension": // calls that reach outside the file
 		return true
 	case "Transaction":
 		return p2 != 0 // 0 read, 1 write, 2 exclusive
@@ -66,6 +69,9 @@ func firstWrite(st prepared) (string, error) {
 		switch rc := lib.Xsqlite3_step(tls, p); rc {
 		case lib.SQLITE_ROW:
 			op := libc.GoString(lib.Xsqlite3_column_text(tls, p, 1))
+			if op == "Function" { // P4 spells the function called: "name(nargs)"
+				op, _, _ = strings.Cut(libc.GoString(lib.Xsqlite3_column_text(tls, p, 5)), "(")
+			}
 			p2 := int64(lib.Xsqlite3_column_int64(tls, p, 3))
 			p3 := int64(lib.Xsqlite3_column_int64(tls, p, 4))
 			if writeOpcode(op, p2, p3) {

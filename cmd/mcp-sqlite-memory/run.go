@@ -100,7 +100,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
-	return mcpserver.Serve(ctx, server, stdin, stdout)
+	return server.Serve(ctx, stdin, stdout)
 }
 
 // searcher picks ripgrep when it can be found, else the in-process engine;

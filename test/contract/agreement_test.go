@@ -3,9 +3,11 @@ package contract_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,7 +64,7 @@ var patterns = []string{
 	`^\w+`, `\w+$`, `^$`, `^`, `$`, `^.`, `.$`, `\A.`, `.\z`,
 	`.`, `..`, `.{3}`, `(?s).`, `.+`, `.*?o`,
 	`\w{2,3}`, `\w{2,3}?`, `\w+?`, `(?U)\w+`, `a*`, `(?:ab)+`, `o{2}`, `x?y`, `(a|ab)(c|bcd)?`,
-	`\w+(?:-\w+)+`, `(\w)(\w)?`, `(?:a|)*b`, `(a*)+b`, `(?:x*)*y`,
+	`\w+(?:-\w+)+`, `(\w)(\w)?`, `(?:a|b)*c`, `(a+)+b`, `(?:x+y?)*z`,
 	`fox|dog`, `dog|fox`, `a|ab`, `ab|a`, `é|e`, `straße|strasse`,
 	`(?i)straße`, `(?i)σ`, `(?i)ǅ`, `(?i)k`, `(?i)[a-z]+`, `(?i)\p{Ll}+`, `(?i)[^a-z]+`, `(?i)[[:lower:]]+`,
 	`(?i:Ǆ)`, `(?i)ı`, `(?i)İ`, `(?i)µ`, `(?-i)a`, `(?i)ss`, `(?i)ﬁ`, `(?i)\W+`, `(?i)[^k]+`,
@@ -70,11 +72,12 @@ var patterns = []string{
 	`[\]]`, `[\[]`, `[]a]`, `[a-]`, `[-a]`, `[\^a]`, `[a^]`, `[\d-]`, `[\s\S]`, `[^\n]`,
 }
 
-// refusedByBoth are patterns both engines refuse as invalid arguments.
+// refusedByBoth are patterns both engines refuse as invalid arguments
+// (ripgrep 13 and later alike).
 var refusedByBoth = []string{
-	`\n?x`, `a|\n`, `[\n]`, `\x{A}`, `(`, `a)`, `[a`, `a{2,1}`, `{`, `a{`, `a{,2}`, `\Q.\E`, `\1`, `\0`,
-	`(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?>a)`, `(?P=n)`, `\p{^L}`, `\p{Nope}`, `[^\x00-\x{10FFFF}]`,
-	`\P{Any}`, `[\d-z]`, `[a-\d]`, `[a&&b]`, `\Z`, `\<`, `(?<n>a)`, `[\P{Any}a]`,
+	`\n?x`, `a|\n`, `[\n]`, `\x{A}`, `(`, `a)`, `[a`, `a{2,1}`, `{`, `a{`, `\Q.\E`, `\1`, `\0`, `\Z`,
+	`(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?>a)`, `(?P=n)`, `\p{Nope}`, `[^\x00-\x{10FFFF}]`,
+	`\P{Any}`, `[\P{Any}a]`, `[\d-z]`, `[a-\d]`, `[a&&b]`, `\x{D800}`,
 }
 
 // literals run with fixed_strings, as is and with ignore_case.
@@ -114,6 +117,50 @@ func TestEnginesRefuseAlike(t *testing.T) {
 			for _, e := range engines {
 				_, err := contract.Collect(context.Background(), e, domain.SearchQuery{Pattern: p}, slices.Values(corpus))
 				assert.ErrorIs(t, err, domain.ErrInvalidArgument, e.Name())
+			}
+		})
+	}
+}
+
+// TestEnginesAgreeOnGeneratedPatterns combines atoms, groups and
+// quantifiers into patterns (the same ones on every run). Where both
+// engines accept a pattern they must give the same matches; the built-in
+// engine may refuse what ripgrep accepts, but never accept what it refuses.
+func TestEnginesAgreeOnGeneratedPatterns(t *testing.T) {
+	t.Parallel()
+	rg := mustFindRg(t)
+	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
+	atoms := []string{`a`, `é`, `\w`, `\W`, `\d`, `\s`, `\S`, `.`, `\b`, `\B`, `^`, `$`, `[a-z]`, `[^a-z]`,
+		`\p{L}`, `\pN`, `[[:alpha:]]`, `σ`, `k`, `s`, `ß`, `(?i)`, `(?-i)`, ` `, `o`, `e`, `⏎`, `\x{e9}`,
+		`[\w-]`, `[^\s\d]`, `K`, `ǅ`, `µ`, `Σ`}
+	quantifiers := []string{``, ``, `*`, `+`, `?`, `*?`, `+?`, `??`, `{2}`, `{1,3}`, `{0,2}?`}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	pick := func(list []string) string { return list[rnd.IntN(len(list))] }
+	for range 400 {
+		var b strings.Builder
+		for range 1 + rnd.IntN(4) {
+			switch rnd.IntN(6) {
+			case 0:
+				b.WriteString("(" + pick(atoms) + "|" + pick(atoms) + ")")
+			case 1:
+				b.WriteString("(?:" + pick(atoms) + pick(atoms) + ")")
+			default:
+				b.WriteString(pick(atoms))
+			}
+			b.WriteString(pick(quantifiers))
+		}
+		q := domain.SearchQuery{Pattern: b.String(), IgnoreCase: rnd.IntN(3) == 0}
+		t.Run(name(q), func(t *testing.T) {
+			t.Parallel()
+			want, wantErr := contract.Collect(context.Background(), engines[0], q, slices.Values(corpus))
+			got, gotErr := contract.Collect(context.Background(), engines[1], q, slices.Values(corpus))
+			switch {
+			case gotErr != nil:
+				assert.ErrorIs(t, gotErr, domain.ErrInvalidArgument)
+			case wantErr != nil:
+				t.Errorf("regexp2 accepts a pattern ripgrep refuses: %v", wantErr)
+			default:
+				assert.Equal(t, want, got, "regexp2 (got) differs from ripgrep (want)")
 			}
 		})
 	}

@@ -103,32 +103,57 @@ type Process struct {
 	Stderr *Buffer
 }
 
-// Start runs bin with args (typically "--db", path) and connects a client
-// with [mcp.CommandTransport]. The session is closed when the test ends, and
-// the server's stderr is printed if the test failed.
-func Start(t testing.TB, bin string, args ...string) *Process {
-	t.Helper()
-	p := &Process{Cmd: exec.Command(bin, args...), Stderr: &Buffer{}}
-	p.Cmd.Env = Env()
-	p.Cmd.Stderr = p.Stderr
+// Command returns a command that runs bin with args in the clean
+// environment of [Env]; append to its Env to set variables for the child.
+func Command(bin string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = Env()
+	return cmd
+}
+
+// Connect starts cmd (typically from [Command]) and connects a client over
+// its stdin and stdout with [mcp.CommandTransport]. It does not touch a
+// testing.T, so goroutines may use it; the caller closes p.Session, which
+// closes the server's stdin and waits for it to exit.
+func Connect(ctx context.Context, cmd *exec.Cmd) (*Process, error) {
+	p := &Process{Cmd: cmd, Stderr: &Buffer{}}
+	cmd.Stderr = p.Stderr
 	// Closing stdin must end the server; a server that ignores it would be
 	// sent SIGTERM after this long, which the exit-time tests would notice.
-	transport := &mcp.CommandTransport{Command: p.Cmd, TerminateDuration: 10 * time.Second}
+	transport := &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "test"}, nil)
+	cs, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		if cmd.Process != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+		return nil, fmt.Errorf("connect to %v: %w; stderr:\n%s", cmd.Args, err, p.Stderr)
+	}
+	p.Session = cs
+	return p, nil
+}
+
+// Start is [Connect] for a test: it fails the test if the server cannot be
+// reached, closes the session when the test ends, and prints the server's
+// stderr if the test failed.
+func Start(t testing.TB, cmd *exec.Cmd) *Process {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, transport, nil)
-	if err != nil && p.Cmd.Process != nil {
-		_ = p.Cmd.Process.Kill()
-		_ = p.Cmd.Wait()
-	}
-	require.NoError(t, err, "connect to %s %v; stderr:\n%s", bin, args, p.Stderr)
-	p.Session = cs
+	p, err := Connect(ctx, cmd)
+	require.NoError(t, err)
+	p.Cleanup(t)
+	return p
+}
+
+// Cleanup registers closing the session at the end of the test, and
+// printing the server's stderr if the test failed.
+func (p *Process) Cleanup(t testing.TB) {
 	t.Cleanup(func() {
-		_ = cs.Close()
+		_ = p.Session.Close()
 		if t.Failed() {
-			t.Logf("server stderr (%v):\n%s", args, p.Stderr)
+			t.Logf("server stderr (%v):\n%s", p.Cmd.Args, p.Stderr)
 		}
 	})
-	return p
 }

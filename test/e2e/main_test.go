@@ -75,7 +75,7 @@ func mustFail(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 // start runs the binary on db with extra args and connects a client.
 func start(t *testing.T, db string, args ...string) *e2e.Process {
 	t.Helper()
-	return e2e.Start(t, bin, append([]string{"--db", db}, args...)...)
+	return e2e.Start(t, e2e.Command(bin, append([]string{"--db", db}, args...)...))
 }
 
 // newDB returns the path of a database file (not yet created) in a fresh folder.

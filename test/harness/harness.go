@@ -61,7 +61,7 @@ type discard struct{}
 func (discard) Record(context.Context, domain.AuditEntry) error { return nil }
 
 // Server wires the core and returns the MCP server without connecting it.
-func Server(t testing.TB, c Config) (*mcp.Server, *Env) {
+func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	t.Helper()
 	env := &Env{DBPath: c.DBPath}
 	if env.DBPath == "" {

@@ -1,0 +1,32 @@
+package attack_test
+
+import (
+	"testing"
+	"time"
+)
+
+func TestZZTiming(t *testing.T) {
+	env := fresh(t)
+	in := newInspector(t, env)
+	start := time.Now()
+	for i := 0; i < 100; i++ {
+		in.snapshot(t)
+	}
+	t.Logf("snapshot %v", time.Since(start)/100)
+	start = time.Now()
+	for i := 0; i < 10; i++ {
+		connState(t, env.Store)
+	}
+	t.Logf("connState %v", time.Since(start)/10)
+	start = time.Now()
+	for i := 0; i < 10; i++ {
+		fresh(t)
+	}
+	t.Logf("fresh %v", time.Since(start)/10)
+	start = time.Now()
+	for i := 0; i < 10; i++ {
+		env.Call(t, "read_query", map[string]any{"query": "BEGIN"})
+		flush(t, env.Env)
+	}
+	t.Logf("call %v", time.Since(start)/10)
+}

@@ -1,0 +1,126 @@
+//go:build unix
+
+package readonly_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
+)
+
+// Permission bits only bind a process that is not root. When the tests run
+// as root (containers, CI), the binary is started as the unprivileged user
+// nobody instead, so that a read-only folder or file really is read-only for
+// the server; otherwise it runs as the test's own user.
+
+const nobody = 65534
+
+// unprivileged returns a command running the binary with args as a user the
+// permission bits bind, making the binary and dir's parent folders reachable
+// for that user.
+func unprivileged(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := e2e.Command(bin, args...)
+	if os.Geteuid() != 0 {
+		return cmd
+	}
+	// t.TempDir and the binary's build folder are private (0700) to root.
+	for _, d := range []string{filepath.Dir(bin), filepath.Dir(filepath.Dir(dir)), filepath.Dir(dir)} {
+		require.NoError(t, os.Chmod(d, 0o755))
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}}
+	return cmd
+}
+
+// lockDown removes write permission from dir (and, with file set, from
+// path) until the test ends.
+func lockDown(t *testing.T, dir, path string, fileMode os.FileMode) {
+	t.Helper()
+	if fileMode != 0 {
+		require.NoError(t, os.Chmod(path, fileMode))
+	}
+	require.NoError(t, os.Chmod(dir, 0o555))
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+}
+
+func TestBinaryReadsThroughPermissionBits(t *testing.T) {
+	cases := []struct {
+		name     string
+		fileMode os.FileMode // 0 leaves the file as written (0644)
+	}{
+		{"WAL database in a folder without write permission", 0},
+		{"read-only WAL file in a folder without write permission", 0o444},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), folderName)
+			path := filepath.Join(dir, "shop.db")
+			mustServerShop(t, path, newShop())
+			cmd := unprivileged(t, dir, "--db", path, "--read-only")
+			lockDown(t, dir, path, c.fileMode)
+			before := stateOf(t, path)
+
+			p := e2e.Start(t, cmd)
+			out, isErr := harness.Call(t, p.Session, "read_query", map[string]any{"query": "SELECT count(*) FROM customers"})
+			assert.False(t, isErr, out)
+			assert.Equal(t, "count(*)\n150\n# 1 rows", out)
+			out, isErr = harness.Call(t, p.Session, "verify_chain", nil)
+			assert.False(t, isErr, out)
+			require.NoError(t, p.Session.Close())
+			assert.Equal(t, before, stateOf(t, path), "same bytes, time, mode and neighbours")
+		})
+	}
+}
+
+func TestBinarySaysWhyItCannotOpen(t *testing.T) {
+	cases := []struct {
+		name    string
+		prepare func(t *testing.T, dir, path string)
+		want    []string
+	}{
+		{
+			// Another program has the database open (its -wal file exists),
+			// so it must be read with locking, through a -shm file that
+			// cannot be created in this folder.
+			name: "WAL database being written, in a folder without write permission",
+			prepare: func(t *testing.T, dir, path string) {
+				require.NoError(t, os.WriteFile(path+"-wal", nil, 0o644))
+				lockDown(t, dir, path, 0)
+			},
+			want: []string{"shop.db", "WAL database", "shop.db-wal", "shop.db-shm", "make the folder"},
+		},
+		{
+			name: "file the user may not read",
+			prepare: func(t *testing.T, dir, path string) {
+				require.NoError(t, os.Chmod(path, 0o200))
+				lockDown(t, dir, path, 0)
+			},
+			want: []string{"cannot read shop.db", "permission denied"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), folderName)
+			path := filepath.Join(dir, "shop.db")
+			mustServerShop(t, path, newShop())
+			cmd := unprivileged(t, dir, "--db", path, "--read-only")
+			before := stateOf(t, path)
+			c.prepare(t, dir, path)
+			assertRefused(t, runToExit(t, cmd), dir, c.want...)
+			// Undo what prepare did (the test may not read the file as it
+			// left it); anything else would be the server's doing.
+			require.NoError(t, os.Chmod(dir, 0o755))
+			require.NoError(t, os.Chmod(path, 0o644))
+			_ = os.Remove(path + "-wal")
+			assert.Equal(t, before, stateOf(t, path), "a refused start changes nothing")
+		})
+	}
+}
