@@ -8,8 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -89,6 +92,9 @@ func parseLine(line []byte) (domain.LineMatch, bool, error) {
 	if !bytes.HasPrefix(line, matchPrefix) && bytes.HasPrefix(line, []byte(`{"type":"`)) {
 		return domain.LineMatch{}, false, nil
 	}
+	if m, ok := quickMatch(line); ok {
+		return m, true, checkMatch(m)
+	}
 	var msg message
 	if err := json.Unmarshal(line, &msg); err != nil {
 		return domain.LineMatch{}, false, fmt.Errorf("unexpected ripgrep output: %v", err)
@@ -109,10 +115,128 @@ func parseLine(line []byte) (domain.LineMatch, bool, error) {
 	if len(msg.Data.Submatches) > 0 {
 		m.Start, m.End = msg.Data.Submatches[0].Start, msg.Data.Submatches[0].End
 	}
-	if m.Start < 0 || m.End < m.Start || m.End > len(m.Text) {
-		return domain.LineMatch{}, false, fmt.Errorf("unexpected ripgrep output: match offsets %d..%d outside a %d-byte line", m.Start, m.End, len(m.Text))
+	return m, true, checkMatch(m)
+}
+
+func checkMatch(m domain.LineMatch) error {
+	if m.Index < 0 || m.Start < 0 || m.End < m.Start || m.End > len(m.Text) {
+		return fmt.Errorf("unexpected ripgrep output: match offsets %d..%d outside the %d-byte line %d", m.Start, m.End, len(m.Text), m.Index+1)
 	}
-	return m, true, nil
+	return nil
+}
+
+// quickMatch reads a match line laid out as ripgrep writes it (serde keeps
+// the field order: path, lines, line_number, absolute_offset, submatches)
+// and stops after the first submatch. encoding/json would decode every
+// submatch, and a broad pattern has dozens per line: decoding them made
+// the search many times slower than ripgrep itself. Any other layout
+// (bytes instead of text, say) returns false, for the full decoder.
+func quickMatch(line []byte) (m domain.LineMatch, ok bool) {
+	const linesKey, numberKey, submatchesKey, firstKey = `"lines":{"text":`, `},"line_number":`, `"submatches":[`, `{"match":{"text":`
+	i := bytes.Index(line, []byte(linesKey))
+	if i < 0 {
+		return m, false
+	}
+	text, rest, ok := jsonString(line[i+len(linesKey):])
+	if !ok || !bytes.HasPrefix(rest, []byte(numberKey)) {
+		return m, false
+	}
+	number, rest, ok := jsonInt(rest[len(numberKey):])
+	if !ok {
+		return m, false
+	}
+	m = domain.LineMatch{Index: number - 1, Text: strings.TrimSuffix(text, "\n")}
+	if i = bytes.Index(rest, []byte(submatchesKey)); i < 0 {
+		return m, false
+	}
+	rest = rest[i+len(submatchesKey):]
+	if bytes.HasPrefix(rest, []byte("]")) {
+		return m, true // see parseLine: no offsets, report the line's start
+	}
+	if !bytes.HasPrefix(rest, []byte(firstKey)) {
+		return m, false
+	}
+	if _, rest, ok = jsonString(rest[len(firstKey):]); !ok || !bytes.HasPrefix(rest, []byte(`},"start":`)) {
+		return m, false
+	}
+	if m.Start, rest, ok = jsonInt(rest[len(`},"start":`):]); !ok || !bytes.HasPrefix(rest, []byte(`,"end":`)) {
+		return m, false
+	}
+	m.End, _, ok = jsonInt(rest[len(`,"end":`):])
+	return m, ok
+}
+
+// jsonString reads the JSON string at the start of b. Escapes other than
+// the short ones and \u of a BMP character go to encoding/json.
+func jsonString(b []byte) (s string, rest []byte, ok bool) {
+	if len(b) == 0 || b[0] != '"' {
+		return "", nil, false
+	}
+	end := 1
+	for end < len(b) && b[end] != '"' {
+		if b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(b) {
+		return "", nil, false
+	}
+	raw := b[1:end]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw), b[end+1:], true
+	}
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case '"', '\\', '/':
+			out = append(out, raw[i])
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'u':
+			r, err := strconv.ParseUint(string(raw[i+1:min(i+5, len(raw))]), 16, 32)
+			if err != nil || i+5 > len(raw) || utf16.IsSurrogate(rune(r)) {
+				return jsonStringSlow(b[:end+1], b[end+1:])
+			}
+			out = utf8.AppendRune(out, rune(r))
+			i += 4
+		default:
+			return jsonStringSlow(b[:end+1], b[end+1:])
+		}
+	}
+	return string(out), b[end+1:], true
+}
+
+func jsonStringSlow(quoted, rest []byte) (string, []byte, bool) {
+	var s string
+	if err := json.Unmarshal(quoted, &s); err != nil {
+		return "", nil, false
+	}
+	return s, rest, true
+}
+
+// jsonInt reads the non-negative integer at the start of b.
+func jsonInt(b []byte) (n int, rest []byte, ok bool) {
+	i := 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' && i < 12 {
+		n = n*10 + int(b[i]-'0')
+		i++
+	}
+	return n, b[i:], i > 0
 }
 
 // queue hands matches from the output reader to the caller's goroutine.

@@ -145,17 +145,23 @@ func TestSearcherReadsFakeOutput(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to run fake rg scripts")
 	}
-	// ripgrep writes bytes as base64 when a line is not UTF-8, and some
-	// versions omit the offsets of a match found through a text anchor.
+	// ripgrep writes bytes as base64 when a line is not UTF-8, escapes
+	// control characters (and may escape more), and some versions omit the
+	// offsets of a match found through a text anchor.
 	script := `cat >/dev/null
 printf '%s\n' '{"type":"begin","data":{"path":{"text":"<stdin>"}}}'
 printf '%s\n' '{"type":"match","data":{"lines":{"bytes":"YWJjCg=="},"line_number":1,"submatches":[{"match":{"text":"b"},"start":1,"end":2}]}}'
 printf '%s\n' '{"type":"match","data":{"lines":{"text":"xyz\n"},"line_number":3,"submatches":[]}}'
+printf '%s\n' '{"type":"match","data":{"path":{"text":"<stdin>"},"lines":{"text":"q\"\\\/\u0001\t\u00e9\ud83d\ude00\n"},"line_number":4,"absolute_offset":0,"submatches":[{"match":{"text":"\""},"start":1,"end":2},{"match":{"text":"x"},"start":9,"end":9}]}}'
 printf '%s\n' '{"data":{"elapsed_total":{"secs":0}},"type":"summary"}'`
 	fake := filepath.Join(t.TempDir(), "rg")
 	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\n"+script+"\n"), 0o755))
 	got, err := contract.Collect(context.Background(), ripgrep.New(fake), domain.SearchQuery{Pattern: "b"},
-		slices.Values([]string{"abc", "def", "xyz"}))
+		slices.Values([]string{"abc", "def", "xyz", "q\"\\/\x01\té😀"}))
 	require.NoError(t, err)
-	assert.Equal(t, []domain.LineMatch{{Index: 0, Text: "abc", Start: 1, End: 2}, {Index: 2, Text: "xyz", Start: 0, End: 0}}, got)
+	assert.Equal(t, []domain.LineMatch{
+		{Index: 0, Text: "abc", Start: 1, End: 2},
+		{Index: 2, Text: "xyz", Start: 0, End: 0},
+		{Index: 3, Text: "q\"\\/\x01\té😀", Start: 1, End: 2},
+	}, got)
 }

@@ -28,8 +28,11 @@ type Options struct {
 	// QueryTimeout is only used to word timeout errors; the deadline itself
 	// comes from each call's context.
 	QueryTimeout time.Duration
-	// ReadOnly opens the file read-only at the engine level: nothing is ever
-	// written, not even the server tables or WAL files.
+	// ReadOnly opens the file read-only at the engine level (mode=ro, every
+	// connection query_only): nothing is ever written, not even the server
+	// tables, and no -wal or -shm file appears where none was (see
+	// inspectReadOnly for how a WAL database is read). A missing file is an
+	// error, never created.
 	ReadOnly bool
 	// SkipProgramCheck turns off the second read-tier layer (the EXPLAIN
 	// inspection). Tests use it to prove each layer holds on its own.
@@ -102,7 +105,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 
 // dsn builds a modernc.org/sqlite data source name. Agent connections run in
 // defensive mode; read connections are query_only; read-only mode opens the
-// file with mode=ro so SQLite itself refuses every write.
+// file with mode=ro so SQLite itself refuses every write, and with
+// immutable=1 when inspectReadOnly found that nobody has it open.
 func (s *Store) dsn(queryOnly, internal bool) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))

@@ -13,7 +13,8 @@ var triggersAndViews = []attack{
 	{"INSERT INTO cp_trap DEFAULT VALUES", tiers(use("write_query"), policy, policy)},
 	{"UPDATE v_notes SET title = 'x'", tiers(use("write_query"), use("destructive_query"), allowed)},
 	{"INSERT INTO v_notes (title) VALUES ('x')", tiers(use("write_query"), policy, policy)},
-	{"DELETE FROM v_notes", tiers(use("destructive_query"), use("destructive_query"), engine)},
+	// No INSTEAD OF DELETE trigger: SQLite refuses before any policy runs.
+	{"DELETE FROM v_notes", all(engine)},
 	{"CREATE TRIGGER t1 AFTER INSERT ON notes BEGIN DELETE FROM tags; END", destroyTier},
 	// A body that writes the server tables may be created, but never fires.
 	{"CREATE TRIGGER t1 BEFORE INSERT ON notes BEGIN INSERT INTO query_log (ts, session, tool, ok, duration_ms) VALUES ('t', 's', 'x', 1, 0); END", tiers(use("destructive_query"), use("destructive_query"), laterPolicy)},
@@ -78,8 +79,8 @@ var serverTableAttacks = []attack{
 	{"DELETE FROM query_log", all(policy)},
 	{"DELETE FROM memory_events WHERE id = 1", all(policy)},
 	{"DELETE FROM memory_checkpoints", all(policy)},
-	{"UPDATE query_errors SET error = NULL", all(policy)},
-	{"DELETE FROM query_errors", all(policy)},
+	{"UPDATE query_errors SET error = NULL", all(engine)},
+	{"DELETE FROM query_errors", all(engine)},
 	{"INSERT INTO query_errors (id) VALUES (1)", all(policy)},
 	{"DROP TABLE query_log", all(policy)},
 	{"DROP TABLE IF EXISTS memory_events", all(policy)},
@@ -95,8 +96,8 @@ var serverTableAttacks = []attack{
 	{"CREATE INDEX evil ON query_log(tool)", all(policy)},
 	{"CREATE UNIQUE INDEX evil ON memory_events(ts)", all(policy)},
 	{"CREATE VIRTUAL TABLE memory_events USING rtree(id, a, b)", all(engine)},
-	{"ALTER TABLE notes RENAME TO query_log", tiers(use("destructive_query"), use("destructive_query"), engine)},
-	{"ALTER TABLE notes RENAME TO Query_Errors", tiers(use("destructive_query"), use("destructive_query"), engine)},
+	{"ALTER TABLE notes RENAME TO query_log", all(engine)},
+	{"ALTER TABLE notes RENAME TO Query_Errors", all(engine)},
 	// Reading the server tables is allowed everywhere.
 	{"CREATE TABLE log_copy AS SELECT * FROM query_log", writeTier},
 	{"INSERT INTO notes (title) SELECT content FROM memory_events", writeTier},
@@ -138,8 +139,9 @@ var virtualTables = []attack{
 	{"CREATE VIRTUAL TABLE e USING FTS5(a)", writeTier},
 	{`CREATE VIRTUAL TABLE e USING "fts5"(a)`, writeTier},
 	{"CREATE VIRTUAL TABLE e USING rtree(id, a, b)", writeTier},
-	{"CREATE VIRTUAL TABLE e USING fts4(a)", writeTier},
-	{"CREATE VIRTUAL TABLE e USING fts3(a)", writeTier},
+	// Allowed by the policy, but this build of SQLite has no FTS3/FTS4.
+	{"CREATE VIRTUAL TABLE e USING fts4(a)", tiers(use("write_query"), engine, engine)},
+	{"CREATE VIRTUAL TABLE e USING fts3(a)", tiers(use("write_query"), engine, engine)},
 	{"CREATE VIRTUAL TABLE e USING fts5(title, content='notes', content_rowid='id')", writeTier},
 	{"CREATE VIRTUAL TABLE e USING fts5(query, content='query_log')", writeTier},
 }

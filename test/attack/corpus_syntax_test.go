@@ -26,8 +26,8 @@ var commentsAndCasing = []attack{
 	{"SELECT '; DELETE FROM notes; --'", all(allowed)},
 	{`SELECT "; DELETE FROM notes"`, all(allowed)},
 	{"SELECT 1 -- ; DELETE FROM notes", all(allowed)},
-	// SQLite knows no byte-order mark and no Unicode spaces.
-	{"\ufeffDELETE FROM notes", all(engine)},
+	// SQLite skips a byte-order mark like a space, but no other Unicode space.
+	{"\ufeffDELETE FROM notes", destroyTier},
 	{"\u00a0DELETE FROM notes", all(engine)},
 	{"DELETE FROM Query_Log", all(policy)},
 	{"UPDATE MEMORY_EVENTS SET content = 'x'", all(policy)},
@@ -36,6 +36,10 @@ var commentsAndCasing = []attack{
 	{"DROP/**/TABLE/**/notes", destroyTier},
 	{"dRoP tAbLe NoTeS", destroyTier},
 	{"ALTER TABLE \"notes\" RENAME TO \"notes2\"", destroyTier},
+	{"alter table NOTES rename column BODY to text", destroyTier},
+	{"ALTER TABLE notes ADD COLUMN extra TEXT", destroyTier},
+	{"ALTER TABLE tags DROP COLUMN tag", destroyTier},
+	{"ALTER TABLE kv RENAME TO kv2", destroyTier},
 }
 
 var cteWrapping = []attack{

@@ -37,6 +37,8 @@ var seedWrites = []string{
 	"INSERT INTO docs (rowid, title, body) SELECT id, title, coalesce(body, '') FROM notes",
 	"CREATE TABLE docs_stat (id INTEGER PRIMARY KEY, n INTEGER)",
 	"INSERT INTO docs_stat (n) VALUES (1), (2)",
+	// Only the connection-state probe touches this one.
+	"CREATE VIRTUAL TABLE defensive_probe USING fts5(x)",
 	"CREATE VIRTUAL TABLE boxes USING rtree(id, minx, maxx, miny, maxy)",
 	"INSERT INTO boxes VALUES (1, 0, 1, 0, 1), (2, 2, 3, 2, 3)",
 	// 60 rows, above the corpus's UPDATE guard cap of 50, in every kind of table.

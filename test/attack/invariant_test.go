@@ -221,7 +221,7 @@ func connState(t *testing.T, store *sqlite.Store) []string {
 		}
 		// Defensive mode is what refuses direct writes to real shadow tables;
 		// its own message is the contract here.
-		defensive := ask(tier, "DELETE FROM docs_data WHERE 0")
+		defensive := ask(tier, "DELETE FROM defensive_probe_data WHERE 0")
 		out = append(out, fmt.Sprintf("%s defensive=%v", tier.Tool(), strings.Contains(defensive, "may not be modified")))
 	}
 	return out

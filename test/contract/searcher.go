@@ -21,9 +21,9 @@ import (
 // SearchCase is one scenario of the [ports.TextSearcher] contract: a query
 // over some lines, and either the exact matches or the error kind expected.
 type SearchCase struct {
-	Name    string
-	Query   domain.SearchQuery
-	Lines   []string
+	Name    string             // what the case shows, as a subtest name
+	Query   domain.SearchQuery // the search
+	Lines   []string           // the lines searched, in order
 	Want    []domain.LineMatch // nil when nothing matches
 	WantErr error              // a domain sentinel, or nil
 }

@@ -130,6 +130,16 @@ PRAGMA writable_schema
 PRAGMA query_only = 0
 -- attack: query only off, call form
 PRAGMA query_only(false)
+-- attack: query only off through an empty value after an empty statement
+;PRAGMA query_only = ''
+-- attack: query only off behind a byte order mark
+﻿PRAGMA query_only = ''
+-- attack: busy timeout zeroed the same way
+; PRAGMA busy_timeout = ''
+-- attack: journal mode through an empty value after an empty statement
+;PRAGMA journal_mode = ''
+-- attack: vacuum after an empty statement
+;VACUUM
 -- attack: foreign keys on
 PRAGMA foreign_keys = ON
 -- attack: locking mode exclusive
