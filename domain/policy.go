@@ -1,6 +1,9 @@
 package domain
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // AuthRequest is one call of SQLite's authorizer, with its arguments as the
 // driver passes them (an SQL NULL arrives as "").
@@ -292,6 +295,19 @@ func setOf(names ...string) map[string]bool {
 // whether a value follows ("=" or "(").
 func statementHead(sql string) (keyword, name string, hasValue bool) {
 	s := sqlScanner{src: sql}
+	// SQLite compiles past empty statements (leading ';') and a byte-order
+	// mark to the first real one, so the head must skip them too.
+	for {
+		if s.peek() == ';' {
+			s.pos++
+			continue
+		}
+		if strings.HasPrefix(s.src[s.pos:], "\uFEFF") {
+			s.pos += len("\uFEFF")
+			continue
+		}
+		break
+	}
 	keyword = s.ident()
 	if equalFoldASCII(keyword, "explain") {
 		keyword = s.ident()

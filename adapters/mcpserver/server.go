@@ -9,8 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

@@ -29,10 +29,14 @@ type call struct {
 	running   bool // the statement compiled and is now stepping
 	suspended bool // the server's own BEGIN/COMMIT/ROLLBACK
 	denial    string
-	seen      uint64 // bit per domain.Action
+	seen      uint64 // bit per domain.Action, while the statement compiles
 
 	shadow     map[string]bool // lower-cased names of real shadow tables
+	virtual    map[string]bool // lower-cased names of virtual tables
 	lazyShadow func() map[string]bool
+	// inserted are the virtual tables the statement inserts into: SQLite's
+	// pre-update hook does not see them, so the guard counts them itself.
+	inserted []string
 
 	changed    int64 // rows updated or deleted (REPLACE and upsert included)
 	lastInsert int64 // rowid of the last row inserted into a rowid table
@@ -43,8 +47,13 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 		return msqlite.AuthorizerOK
 	}
 	act := domain.Action(a)
-	if act > 0 && act < 64 {
+	// Only the statement's own actions count; what SQLite runs for it
+	// later (FTS5 and R*Tree maintaining their shadow tables) does not.
+	if act > 0 && act < 64 && !c.running {
 		c.seen |= 1 << uint(act)
+		if act == domain.ActionInsert && trigger == "" && c.virtual[strings.ToLower(arg1)] {
+			c.inserted = append(c.inserted, arg1)
+		}
 	}
 	reason := c.policy.Check(domain.AuthRequest{
 		Action: act, Arg1: arg1, Arg2: arg2, Database: database, Trigger: trigger, Running: c.running,
@@ -101,7 +110,7 @@ func (c *call) sawDDL() bool {
 
 // reset forgets what the previous statement of this call saw.
 func (c *call) reset() {
-	c.running, c.denial, c.seen, c.changed, c.lastInsert = false, "", 0, 0, 0
+	c.running, c.denial, c.seen, c.changed, c.lastInsert, c.inserted = false, "", 0, 0, 0, nil
 }
 
 // withAgent runs fn on an agent connection of the tier's pool with the
@@ -123,7 +132,7 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		}
 		c := &call{h: h, policy: domain.Policy{Tier: tier}}
 		if tier != domain.TierRead {
-			if c.shadow, err = shadowTables(h); err != nil {
+			if c.shadow, c.virtual, err = tableKinds(h); err != nil {
 				return s.translate(ctx, c, err)
 			}
 		} else {
@@ -140,6 +149,16 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		}
 		c.policy.IsShadow = c.isShadow
 		h.limit(lib.SQLITE_LIMIT_LENGTH, maxValueBytes)
+		// No database can be attached to an agent connection at all, so an
+		// ATTACH fails inside SQLite even if every other layer missed it.
+		h.limit(lib.SQLITE_LIMIT_ATTACHED, 0)
+		if tier == domain.TierRead || s.opts.ReadOnly {
+			// Pooled connections keep state between calls: re-assert the
+			// read-only switch before each read, whatever happened before.
+			if err := h.exec("PRAGMA query_only = 1"); err != nil {
+				return s.translate(ctx, c, err)
+			}
+		}
 		reg := dc.(msqlite.AuthorizerRegisterer)
 		auth := msqlite.AuthorizerFn(c.authorize)
 		if s.opts.SkipAuthorizer {

@@ -116,27 +116,31 @@ func (s *Store) setWAL(ctx context.Context) (string, error) {
 	}
 }
 
-// shadowTables asks SQLite which tables are real virtual-table shadow tables
-// (PRAGMA table_list type 'shadow'), so the policy never guesses from names.
-func shadowTables(h handle) (map[string]bool, error) {
-	st, _, err := h.prepare("SELECT name FROM pragma_table_list WHERE type = 'shadow' AND schema = 'main'")
+// tableKinds asks SQLite which tables are real virtual-table shadow tables
+// and which are virtual tables (PRAGMA table_list), so the policy never
+// guesses from names.
+func tableKinds(h handle) (shadow, virtual map[string]bool, err error) {
+	st, _, err := h.prepare("SELECT name, type FROM pragma_table_list WHERE type IN ('shadow', 'virtual') AND schema = 'main'")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.finalize()
-	out := map[string]bool{}
-	v := make([]any, 1)
+	shadow, virtual = map[string]bool{}, map[string]bool{}
+	v := make([]any, 2)
 	for {
 		more, err := st.step()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !more {
-			return out, nil
+			return shadow, virtual, nil
 		}
 		st.row(v)
-		if name, ok := v[0].(string); ok {
-			out[strings.ToLower(name)] = true
+		name, _ := v[0].(string)
+		if v[1] == "shadow" {
+			shadow[strings.ToLower(name)] = true
+		} else {
+			virtual[strings.ToLower(name)] = true
 		}
 	}
 }

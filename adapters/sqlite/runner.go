@@ -143,6 +143,13 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			return err
 		}
 		defer st.finalize()
+		guard := req.MaxUpdateRows > 0 && !c.sawDDL()
+		var before int64
+		if guard && len(c.inserted) > 0 {
+			if before, err = c.countRows(c.inserted); err != nil {
+				return err
+			}
+		}
 		if st.p != 0 {
 			res.HasColumns = st.ncol > 0
 			if res.HasColumns {
@@ -153,8 +160,22 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			}
 		}
 		res = c.result(res)
-		if req.MaxUpdateRows > 0 && !res.Schema && c.guardCount() > int64(req.MaxUpdateRows) {
-			return domain.GuardError(c.guardCount(), req.MaxUpdateRows)
+		if guard {
+			n := c.guardCount()
+			if len(c.inserted) > 0 {
+				// A virtual table's REPLACE is invisible to the hook: rows
+				// written minus rows gained are the rows overwritten.
+				after, err := c.countRows(c.inserted)
+				if err != nil {
+					return err
+				}
+				if over := c.h.changes() - (after - before); over > n {
+					n = over
+				}
+			}
+			if n > int64(req.MaxUpdateRows) {
+				return domain.GuardError(n, req.MaxUpdateRows)
+			}
 		}
 		st.finalize()
 		c.suspended = true
@@ -194,6 +215,32 @@ func (c *call) result(r domain.WriteResult) domain.WriteResult {
 	}
 	r.LastInsertRowID = c.lastInsert
 	return r
+}
+
+// countRows counts the rows of tables on the call's connection, inside its
+// transaction, with the policy suspended (these are the server's queries).
+func (c *call) countRows(tables []string) (int64, error) {
+	c.suspended = true
+	defer func() { c.suspended = false }()
+	var total int64
+	for _, t := range tables {
+		st, _, err := c.h.prepare("SELECT count(*) FROM " + domain.QuoteIdent(t))
+		if err != nil {
+			return 0, err
+		}
+		v := make([]any, 1)
+		more, err := st.step()
+		if err == nil && more {
+			st.row(v)
+			n, _ := v[0].(int64)
+			total += n
+		}
+		st.finalize()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
 }
 
 // guardCount is how many rows the statement changed or overwrote: every
