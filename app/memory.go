@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,12 @@ func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string
 func (s *Service) verify(ctx context.Context) (domain.VerifyResult, error) {
 	v := domain.NewChainVerifier()
 	total, err := s.d.Memory.Events(ctx, v.Add)
+	if errors.Is(err, domain.ErrTimeout) && ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// "Add a LIMIT" cannot help here: the whole chain must be read.
+		return domain.VerifyResult{}, domain.Errorf(domain.ErrTimeout,
+			"verifying the memory chain took longer than %ss (%d events read) and was cancelled; start the server with a larger --query-timeout",
+			domain.FormatSeconds(s.limits.QueryTimeout), total)
+	}
 	if err != nil {
 		return domain.VerifyResult{}, err
 	}

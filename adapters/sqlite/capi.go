@@ -142,6 +142,21 @@ func (s prepared) row(dst []any) {
 }
 
 // finalize releases the statement; calling it again does nothing.
+// int64 reads column i of the current row as an integer.
+func (s prepared) int64(i int) int64 {
+	return int64(lib.Xsqlite3_column_int64(s.h.tls, s.p, int32(i)))
+}
+
+// text reads column i of the current row as text (a copy).
+func (s prepared) text(i int) string {
+	t := lib.Xsqlite3_column_text(s.h.tls, s.p, int32(i))
+	n := int(lib.Xsqlite3_column_bytes(s.h.tls, s.p, int32(i)))
+	if t == 0 || n == 0 {
+		return ""
+	}
+	return string(libc.GoBytes(t, n))
+}
+
 func (s *prepared) finalize() {
 	if s.p != 0 {
 		lib.Xsqlite3_finalize(s.h.tls, s.p)

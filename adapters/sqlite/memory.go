@@ -95,29 +95,45 @@ func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain
 	return c, err
 }
 
-// Events walks every event in id order and counts them all.
+// Events walks every event in id order and counts them all. It steps
+// SQLite directly (no database/sql row machinery): verify_chain reads every
+// event on every call, so this is the hot loop of the memory tools.
 func (s *Store) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
-	rows, err := s.readers.QueryContext(ctx,
-		"SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id")
+	conn, err := s.readers.Conn(ctx)
 	if err != nil {
 		return 0, s.connError(ctx, err)
 	}
-	defer rows.Close()
+	defer conn.Close()
 	var n int64
-	want := true
-	var e domain.Event
-	for rows.Next() {
-		n++
-		if !want {
-			continue
+	err = conn.Raw(func(dc any) error {
+		h, err := rawHandle(dc)
+		if err != nil {
+			return err
 		}
-		if err := rows.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
-			return n, s.connError(ctx, err)
+		stop := armDeadline(ctx, h.db)
+		defer stop()
+		st, _, err := h.prepare("SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id")
+		if err != nil {
+			return err
 		}
-		want = fn(e)
-	}
-	if err := rows.Err(); err != nil {
-		return n, s.connError(ctx, err)
+		defer st.finalize()
+		want := true
+		for {
+			more, err := st.step()
+			if err != nil || !more {
+				return err
+			}
+			n++
+			if want {
+				want = fn(domain.Event{
+					ID: st.int64(0), TS: st.text(1), Session: st.text(2), Kind: st.text(3),
+					Content: st.text(4), PrevHash: st.text(5), Hash: st.text(6),
+				})
+			}
+		}
+	})
+	if err != nil {
+		return n, s.translate(ctx, nil, err)
 	}
 	return n, nil
 }
@@ -125,8 +141,19 @@ func (s *Store) Events(ctx context.Context, fn func(domain.Event) bool) (int64, 
 // Resume loads what get_resume_context shows.
 func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
 	var st domain.ResumeState
+	// One read transaction, so an append by another process between these
+	// queries cannot make the count and the rows disagree.
+	conn, err := s.readers.Conn(ctx)
+	if err != nil {
+		return st, s.connError(ctx, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return st, s.connError(ctx, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	var cp domain.Checkpoint
-	err := s.readers.QueryRowContext(ctx,
+	err = conn.QueryRowContext(ctx,
 		"SELECT id, ts, session, summary, last_event_id, head_hash FROM memory_checkpoints ORDER BY id DESC LIMIT 1").
 		Scan(&cp.ID, &cp.TS, &cp.Session, &cp.Summary, &cp.LastEventID, &cp.HeadHash)
 	switch {
@@ -136,7 +163,7 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 	default:
 		st.Checkpoint = &cp
 		var h string
-		err := s.readers.QueryRowContext(ctx, "SELECT hash FROM memory_events WHERE id = ?", cp.LastEventID).Scan(&h)
+		err := conn.QueryRowContext(ctx, "SELECT hash FROM memory_events WHERE id = ?", cp.LastEventID).Scan(&h)
 		if err != nil && err != sql.ErrNoRows {
 			return st, s.connError(ctx, err)
 		}
@@ -154,10 +181,10 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 			args = append(args, k)
 		}
 	}
-	if err := s.readers.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(&st.Total); err != nil {
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(&st.Total); err != nil {
 		return st, s.connError(ctx, err)
 	}
-	err = s.query(ctx, func(r *sql.Rows) error {
+	err = queryOn(ctx, conn, func(r *sql.Rows) error {
 		var e domain.Event
 		if err := r.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
 			return err
@@ -166,12 +193,27 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 		return nil
 	}, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "+where+" ORDER BY id DESC LIMIT ?", append(args, max)...)
 	if err != nil {
-		return st, err
+		return st, s.connError(ctx, err)
 	}
 	for i, j := 0, len(st.Events)-1; i < j; i, j = i+1, j-1 {
 		st.Events[i], st.Events[j] = st.Events[j], st.Events[i]
 	}
 	return st, nil
+}
+
+// queryOn runs a query on one connection and scans every row.
+func queryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q string, args ...any) error {
+	rows, err := conn.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // Available reports whether the memory tables exist.

@@ -31,6 +31,7 @@ var attachAndVacuum = []attack{
 	// An empty statement or a byte-order mark before it must not hide it.
 	{";VACUUM", all(policy)},
 	{"\ufeffVACUUM", all(policy)},
+	{"EXPLAIN \ufeffVACUUM", all(policy)},
 	{"; VACUUM INTO '{{dir}}/copy.db'", all(policy)},
 }
 
@@ -138,6 +139,13 @@ var refusedPragmas = []string{
 	"\ufeff\ufeffPRAGMA wal_autocheckpoint = ''",
 	"\ufeffEXPLAIN PRAGMA query_only = ''",
 	"\ufeffPRAGMA user_version = ''",
+	// ... and anywhere a token may start, not only at the beginning.
+	"EXPLAIN \ufeffPRAGMA query_only = ''",
+	"PRAGMA query_only \ufeff= ''",
+	"PRAGMA \ufeffquery_only = ''",
+	"; \ufeff ; PRAGMA wal_autocheckpoint = ''",
+	"/* c */ \ufeff PRAGMA cache_size = ''",
+	"PRAGMA main. \ufeffwal_autocheckpoint = ''",
 }
 
 // allowedPragmas read without changing anything.

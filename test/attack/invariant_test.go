@@ -57,87 +57,96 @@ type snapshot struct {
 func (in *inspector) snapshot(t *testing.T) snapshot {
 	t.Helper()
 	s := snapshot{Tables: map[string][]string{}, Server: map[string][]string{}}
-	for _, p := range []string{"user_version", "application_id", "schema_version", "page_size", "auto_vacuum", "encoding", "journal_mode"} {
-		var v string
-		require.NoError(t, in.db.QueryRow("PRAGMA "+p).Scan(&v), p)
-		s.Header = append(s.Header, p+"="+v)
+	header := make([]any, len(headerFields))
+	ptrs := make([]any, len(header))
+	for i := range header {
+		ptrs[i] = &header[i]
 	}
-	rows, err := in.db.Query("SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'shadow') ORDER BY name")
+	require.NoError(t, in.db.QueryRow(headerQuery).Scan(ptrs...))
+	for i, f := range headerFields {
+		s.Header = append(s.Header, fmt.Sprintf("%s=%v", f, header[i]))
+	}
+	rows, err := in.db.Query(in.dumpQuery(t))
 	require.NoError(t, err)
-	type table struct {
-		name  string
-		rowid bool
-	}
-	var tables []table
 	for rows.Next() {
-		var tb table
-		var wr int
-		require.NoError(t, rows.Scan(&tb.name, &wr))
-		tb.rowid = wr == 0
-		tables = append(tables, tb)
-	}
-	require.NoError(t, rows.Close())
-	for _, tb := range tables {
-		dump := in.dump(t, tb.name, tb.rowid)
+		var name string
+		var all sql.NullString
+		var rowid bool
+		require.NoError(t, rows.Scan(&name, &rowid, &all))
+		var dump []string
+		if all.Valid {
+			dump = strings.Split(all.String, "\x1e\x1f")
+			if !rowid {
+				slices.Sort(dump) // no rowid: order by content
+			}
+		}
 		switch {
-		case tb.name == "query_log":
+		case name == "query_log":
 			s.Log = dump
-		case slices.Contains(serverTables, tb.name):
-			s.Server[tb.name] = dump
+		case slices.Contains(serverTables, name):
+			s.Server[name] = dump
 		default:
-			s.Tables[tb.name] = dump
+			s.Tables[name] = dump
 		}
 	}
+	require.NoError(t, rows.Err())
+	require.NoError(t, rows.Close())
 	s.Files = listFiles(t, in.env.Dir)
 	s.Outside = listFiles(t, in.env.outside)
 	return s
 }
 
-// dump renders every row of a table, one line per row, each value exactly:
-// quote() keeps integers, reals (it round-trips them) and blobs exact, and a
-// text holding a NUL byte, which quote() would cut, is given as hex.
-func (in *inspector) dump(t *testing.T, table string, rowid bool) []string {
-	t.Helper()
-	var all sql.NullString
-	require.NoError(t, in.db.QueryRow(in.dumpQuery(t, table, rowid)).Scan(&all), table)
-	if !all.Valid {
-		return nil
-	}
-	out := strings.Split(all.String, "\x1e\x1f")
-	if !rowid {
-		slices.Sort(out)
-	}
-	return out
-}
+// headerFields are the database header values a refused call must keep.
+var headerFields = []string{"user_version", "application_id", "schema_version", "page_size", "auto_vacuum", "encoding", "journal_mode"}
 
-// dumpQuery builds the query that dumps table. It depends only on the
-// table's columns, so it is kept per table and column list.
-func (in *inspector) dumpQuery(t *testing.T, table string, rowid bool) string {
+var headerQuery = func() string {
+	var cols []string
+	for _, f := range headerFields {
+		cols = append(cols, "(SELECT * FROM pragma_"+f+")")
+	}
+	return "SELECT " + strings.Join(cols, ", ")
+}()
+
+// dumpQuery returns one query that dumps every table (sqlite_schema, shadow
+// tables and the server tables included): one row per table with its name,
+// whether it has a rowid, and its rows, one line each, every value exact.
+// quote() keeps integers, reals (it round-trips them) and blobs exact; a
+// text holding a NUL byte, which quote() would cut, is given as hex. The
+// query depends only on the tables and their columns, so it is built once
+// per schema.
+func (in *inspector) dumpQuery(t *testing.T) string {
 	t.Helper()
-	var cols string
-	require.NoError(t, in.db.QueryRow("SELECT group_concat(name, char(30)) FROM pragma_table_xinfo(?)", table).Scan(&cols), table)
-	key := table + "\x1f" + cols
-	if q, ok := dumpQueries.Load(key); ok {
+	var schema string
+	require.NoError(t, in.db.QueryRow(`SELECT group_concat(name || char(29) || wr || char(29) || cols, char(28)) FROM (
+  SELECT l.name, l.wr, (SELECT group_concat(x.name, char(30)) FROM pragma_table_xinfo(l.name) x) AS cols
+  FROM pragma_table_list l WHERE l.schema = 'main' AND l.type IN ('table', 'shadow') ORDER BY l.name)`).Scan(&schema))
+	if q, ok := dumpQueries.Load(schema); ok {
 		return q.(string)
 	}
-	var exprs []string
-	if rowid {
-		exprs = append(exprs, "quote(rowid)")
+	var parts []string
+	for _, table := range strings.Split(schema, "\x1c") {
+		f := strings.Split(table, "\x1d")
+		name, rowid := f[0], f[1] == "0"
+		var exprs []string
+		order := ""
+		if rowid {
+			exprs, order = append(exprs, "quote(rowid)"), " ORDER BY rowid"
+		}
+		for _, c := range strings.Split(f[2], "\x1e") {
+			q := domain.QuoteIdent(c)
+			exprs = append(exprs, "CASE WHEN typeof("+q+") = 'text' AND instr("+q+", char(0)) THEN 'T' || hex("+q+") ELSE quote("+q+") END")
+		}
+		parts = append(parts, fmt.Sprintf("SELECT %s, %t, (SELECT group_concat(r, char(30, 31)) FROM (SELECT %s AS r FROM %s%s))",
+			quoteString(name), rowid, strings.Join(exprs, " || '|' || "), domain.QuoteIdent(name), order))
 	}
-	for _, c := range strings.Split(cols, "\x1e") {
-		q := domain.QuoteIdent(c)
-		exprs = append(exprs, "CASE WHEN typeof("+q+") = 'text' AND instr("+q+", char(0)) THEN 'T' || hex("+q+") ELSE quote("+q+") END")
-	}
-	order := ""
-	if rowid {
-		order = " ORDER BY rowid"
-	}
-	q := "SELECT group_concat(r, char(30, 31)) FROM (SELECT " + strings.Join(exprs, " || '|' || ") + " AS r FROM " + domain.QuoteIdent(table) + order + ")"
-	dumpQueries.Store(key, q)
+	q := strings.Join(parts, "\nUNION ALL ")
+	dumpQueries.Store(schema, q)
 	return q
 }
 
 var dumpQueries sync.Map
+
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // listFiles lists the files under dir, relative to it. The -wal and -shm
 // files come and go with connections and are left out.
@@ -216,9 +225,7 @@ func connState(t *testing.T, store *sqlite.Store) []string {
 		return strings.Join(got, ",")
 	}
 	for _, tier := range []domain.Tier{domain.TierRead, domain.TierWrite} {
-		for _, p := range []string{"query_only", "foreign_keys", "journal_mode", "synchronous", "busy_timeout", "cache_size", "wal_autocheckpoint", "mmap_size", "temp_store", "max_page_count"} {
-			out = append(out, fmt.Sprintf("%s %s=%s", tier.Tool(), p, ask(tier, "PRAGMA "+p)))
-		}
+		out = append(out, tier.Tool()+" "+ask(tier, connSettingsQuery))
 		// Defensive mode is what refuses direct writes to real shadow tables;
 		// its own message is the contract here.
 		defensive := ask(tier, "DELETE FROM defensive_probe_data WHERE 0")
@@ -226,6 +233,16 @@ func connState(t *testing.T, store *sqlite.Store) []string {
 	}
 	return out
 }
+
+// connSettingsQuery reads, in one statement, the settings of the connection
+// it runs on that an attack could try to change for the next call.
+var connSettingsQuery = func() string {
+	var cols []string
+	for _, p := range []string{"query_only", "foreign_keys", "journal_mode", "synchronous", "busy_timeout", "cache_size", "wal_autocheckpoint", "mmap_size", "temp_store", "max_page_count"} {
+		cols = append(cols, "'"+p+"=' || (SELECT * FROM pragma_"+p+")")
+	}
+	return "SELECT " + strings.Join(cols, " || ' ' || ")
+}()
 
 var (
 	baselineOnce  sync.Once
