@@ -63,6 +63,11 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		var capped bool
 		var srcErr error
 		lines := func(yield func(string) bool) {
+			// The lines may be read twice (an engine that could not start
+			// hands over to another), so each pass starts afresh.
+			mu.Lock()
+			keys, refs = keys[:0], refs[:0]
+			mu.Unlock()
 			candidates, capped, srcErr = s.d.Catalog.Candidates(ctx, q, func(row []any) bool {
 				mu.Lock()
 				keys = append(keys, keyText(row[0]))

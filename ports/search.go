@@ -18,7 +18,9 @@ type TextSearcher interface {
 	//
 	// Errors: [domain.ErrInvalidArgument] for a pattern the engine rejects
 	// (the message says why and what to pass instead), [domain.ErrTimeout]
-	// when ctx expires, [domain.ErrSearch] when the engine itself fails.
+	// when ctx expires, [domain.ErrUnavailable] when the engine cannot run
+	// at all (another engine may serve instead), [domain.ErrSearch] when
+	// the engine itself fails.
 	Search(ctx context.Context, q domain.SearchQuery, lines iter.Seq[string], found func(domain.LineMatch) error) error
 	// Name says which engine serves ("ripgrep", "regexp2") for logs.
 	Name() string

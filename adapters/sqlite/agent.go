@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -120,6 +121,9 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 	if tier == domain.TierRead {
 		pool = s.readers
 	}
+	if err := s.checkImmutable(); err != nil {
+		return err
+	}
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return s.connError(ctx, err)
@@ -183,6 +187,20 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		}
 		return s.translate(ctx, c, err)
 	})
+}
+
+// checkImmutable guards the one risk of opening a read-only database with
+// immutable=1 (store.go): SQLite then ignores other writers. If one has
+// started since (a -wal file appeared), answers could mix old and new pages,
+// so the session refuses to read on.
+func (s *Store) checkImmutable() error {
+	if !s.immutable {
+		return nil
+	}
+	if _, err := os.Stat(s.path + "-wal"); err == nil {
+		return domain.Errorf(domain.ErrUnavailable, "another program started writing to %s after this read-only session opened it; restart the server to read it consistently", s.name)
+	}
+	return nil
 }
 
 // armDeadline interrupts SQLite once ctx is done, repeating until the call

@@ -22,6 +22,9 @@ func notShadowOf(col string) string { return strings.Replace(notShadow, "%s", co
 
 // Tables lists tables and views in list_tables order.
 func (s *Store) Tables(ctx context.Context, counts bool) ([]domain.TableInfo, error) {
+	if err := s.checkImmutable(); err != nil {
+		return nil, err
+	}
 	rows, err := s.readers.QueryContext(ctx, `SELECT m.name, m.type FROM sqlite_schema m
 WHERE m.type IN ('table', 'view') AND `+notShadowOf("name")+`
 ORDER BY m.type, m.name`)
@@ -65,6 +68,9 @@ func (s *Store) count(ctx context.Context, table string) (int64, error) {
 
 // Describe returns a table's or view's structure, row count and SQL.
 func (s *Store) Describe(ctx context.Context, table string) (domain.TableDescription, error) {
+	if err := s.checkImmutable(); err != nil {
+		return domain.TableDescription{}, err
+	}
 	d := domain.TableDescription{Rows: -1}
 	err := s.readers.QueryRowContext(ctx,
 		"SELECT name, type, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE", table).
@@ -151,6 +157,9 @@ func (s *Store) query(ctx context.Context, scan func(*sql.Rows) error, q string,
 // Objects returns stored schema SQL in get_schema order, without shadow and
 // internal objects.
 func (s *Store) Objects(ctx context.Context) ([]domain.SchemaObject, error) {
+	if err := s.checkImmutable(); err != nil {
+		return nil, err
+	}
 	var out []domain.SchemaObject
 	err := s.query(ctx, func(r *sql.Rows) error {
 		var o domain.SchemaObject
@@ -170,6 +179,9 @@ ORDER BY CASE m.type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 
 // Object returns the schema entry named name (letter case ignored, as
 // SQLite ignores it).
 func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, error) {
+	if err := s.checkImmutable(); err != nil {
+		return domain.SchemaObject{}, err
+	}
 	var o domain.SchemaObject
 	var q sql.NullString
 	err := s.readers.QueryRowContext(ctx,

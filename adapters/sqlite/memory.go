@@ -99,6 +99,9 @@ func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain
 // SQLite directly (no database/sql row machinery): verify_chain reads every
 // event on every call, so this is the hot loop of the memory tools.
 func (s *Store) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
+	if err := s.checkImmutable(); err != nil {
+		return 0, err
+	}
 	conn, err := s.readers.Conn(ctx)
 	if err != nil {
 		return 0, s.connError(ctx, err)
@@ -140,6 +143,9 @@ func (s *Store) Events(ctx context.Context, fn func(domain.Event) bool) (int64, 
 
 // Resume loads what get_resume_context shows.
 func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
+	if err := s.checkImmutable(); err != nil {
+		return domain.ResumeState{}, err
+	}
 	var st domain.ResumeState
 	// One read transaction, so an append by another process between these
 	// queries cannot make the count and the rows disagree.

@@ -115,7 +115,7 @@ func searcher(rgPath string, log *slog.Logger) ports.TextSearcher {
 		log.Info("ripgrep not found; search_text uses the in-process regexp2 engine", "rg", name)
 		return regexp2.New()
 	}
-	return ripgrep.New(path)
+	return app.FallbackSearcher{Primary: ripgrep.New(path), Fallback: regexp2.New()}
 }
 
 func newSession(now time.Time) string {
