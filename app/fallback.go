@@ -34,4 +34,6 @@ func (f FallbackSearcher) Search(ctx context.Context, q domain.SearchQuery, line
 }
 
 // Name names the primary engine.
-func (f FallbackSearcher) Name() string { return f.Primary.Name() + " (falls back to " + f.Fallback.Name() + ")" }
+func (f FallbackSearcher) Name() string {
+	return f.Primary.Name() + " (falls back to " + f.Fallback.Name() + ")"
+}

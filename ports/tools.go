@@ -7,18 +7,36 @@ import "context"
 // agent sees, or an error whose message is safe to show it (a
 // *domain.Error); every call is audited, failures included.
 type Tools interface {
+	// ReadQuery runs one read-only statement and returns capped CSV with the
+	// `# N rows` trailer.
 	ReadQuery(ctx context.Context, r ReadQueryRequest) (string, error)
+	// WriteQuery runs one write-tier statement in a transaction, under the
+	// UPDATE guard.
 	WriteQuery(ctx context.Context, query string) (string, error)
+	// DestructiveQuery compiles the statement, snapshots the database, then
+	// runs the statement with no row cap. reason must not be blank.
 	DestructiveQuery(ctx context.Context, query, reason string) (string, error)
+	// ListTables lists tables and views, with row counts when asked.
 	ListTables(ctx context.Context, includeRowCounts bool) (string, error)
+	// DescribeTable reports one table's or view's structure.
 	DescribeTable(ctx context.Context, table string) (string, error)
+	// GetSchema returns the stored CREATE statements.
 	GetSchema(ctx context.Context, includeSystem bool) (string, error)
+	// CreateView stores a SELECT as a view with its description.
 	CreateView(ctx context.Context, r CreateViewRequest) (string, error)
+	// AppendEvent appends one event to the hash chain.
 	AppendEvent(ctx context.Context, content, kind string) (string, error)
+	// VerifyChain recomputes every hash and reports the first break.
 	VerifyChain(ctx context.Context) (string, error)
+	// Checkpoint records a summary pinned to the chain's head.
 	Checkpoint(ctx context.Context, summary string) (string, error)
+	// GetResumeContext returns the latest checkpoint and the events since,
+	// after verifying the chain.
 	GetResumeContext(ctx context.Context, maxEvents int, excludeKinds string) (string, error)
+	// SearchText narrows rows with SQL, then matches a pattern in text
+	// columns.
 	SearchText(ctx context.Context, r SearchTextRequest) (string, error)
+	// Snapshot writes a consistent copy of the database now.
 	Snapshot(ctx context.Context, reason string) (string, error)
 	// Reject audits a call the driving adapter refused before it reached a
 	// tool (malformed arguments) and returns err for the agent.

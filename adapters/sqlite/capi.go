@@ -72,6 +72,7 @@ type sqliteError struct {
 	msg  string
 }
 
+// Error returns SQLite's message.
 func (e *sqliteError) Error() string { return e.msg }
 
 func (h handle) lastError(rc int32) error {

@@ -40,6 +40,7 @@ func buildVersion() string {
 // systemClock is the real clock.
 type systemClock struct{}
 
+// Now returns the current time.
 func (systemClock) Now() time.Time { return time.Now() }
 
 // run is the whole program: parse settings, wire the adapters to the core

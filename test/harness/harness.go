@@ -58,6 +58,7 @@ func (SystemClock) Now() time.Time { return time.Now() }
 
 type discard struct{}
 
+// Record drops e.
 func (discard) Record(context.Context, domain.AuditEntry) error { return nil }
 
 // Server wires the core and returns the MCP server without connecting it.
