@@ -1,5 +1,10 @@
 package domain
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // SearchQuery is what a text search engine is asked to find.
 type SearchQuery struct {
 	// Pattern is a regular expression, or a literal when FixedStrings is set.
@@ -18,4 +23,26 @@ type LineMatch struct {
 	Text string
 	// Start and End are byte offsets of the first match in Text.
 	Start, End int
+}
+
+// Validate refuses what no engine can search for: a pattern that is not
+// UTF-8, holds a NUL (it cannot be passed to a process) or a line break
+// (values are searched one line each).
+func (q SearchQuery) Validate() error {
+	switch {
+	case !utf8.ValidString(q.Pattern):
+		return Errorf(ErrInvalidArgument, "the pattern is not valid UTF-8; pass it as UTF-8 text")
+	case strings.IndexByte(q.Pattern, 0) >= 0:
+		return Errorf(ErrInvalidArgument, `the pattern contains a NUL character; write it as \x00 with fixed_strings=false`)
+	case strings.IndexByte(q.Pattern, '\n') >= 0:
+		return LineBreakError()
+	}
+	return nil
+}
+
+// LineBreakError refuses a pattern that would have to match a line break.
+func LineBreakError() error {
+	return Errorf(ErrInvalidArgument,
+		"the pattern cannot match a line break: values are searched one line each, with line breaks shown as %s (U+23CE); write %s instead",
+		LineBreakMark, LineBreakMark)
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // classState tracks what precedes the current item inside a bracket class,
@@ -156,7 +158,7 @@ func checkClass(text string) error {
 		return refuse(`a character class in the pattern matches no character (such as \P{Any} or [^\s\S]); ripgrep refuses empty classes`)
 	case re.Op == syntax.OpLiteral && len(re.Rune) == 1 && re.Rune[0] == '\n',
 		re.Op == syntax.OpCharClass && len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n':
-		return refuseLineBreak()
+		return domain.LineBreakError()
 	}
 	return nil
 }

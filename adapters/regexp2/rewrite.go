@@ -106,7 +106,7 @@ func (w *rewriter) escape(cs *classState) error {
 		return w.hexEscape(b, cs == nil)
 	case 'n':
 		if cs == nil {
-			return refuseLineBreak()
+			return domain.LineBreakError()
 		}
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		return refuse(`\%c is a backreference or octal escape, which ripgrep's regex syntax does not have; write a character by its code as \x{41}`, c)
@@ -160,7 +160,7 @@ func (w *rewriter) codeEscape(b *strings.Builder, outside bool, digits int) erro
 		return nil
 	}
 	if outside && v == '\n' {
-		return refuseLineBreak()
+		return domain.LineBreakError()
 	}
 	if v >= 0xD800 && v <= 0xDFFF {
 		return refuse(`\x{%s} is a UTF-16 surrogate, not a character`, hex)
@@ -256,10 +256,4 @@ func (w *rewriter) counted() error {
 
 func refuse(format string, args ...any) error {
 	return domain.Errorf(domain.ErrInvalidArgument, "unsupported regex: "+format, args...)
-}
-
-func refuseLineBreak() error {
-	return domain.Errorf(domain.ErrInvalidArgument,
-		"the pattern cannot match a line break: values are searched one line each, with line breaks shown as %s (U+23CE); write %s instead",
-		domain.LineBreakMark, domain.LineBreakMark)
 }

@@ -96,7 +96,7 @@ type matcher struct {
 
 // compile checks the query and builds its matcher.
 func compile(q domain.SearchQuery) (*matcher, error) {
-	if err := checkPattern(q); err != nil {
+	if err := q.Validate(); err != nil {
 		return nil, err
 	}
 	var tree *syntax.Regexp
@@ -169,20 +169,6 @@ func utf8Len(runes []rune) int {
 		n += utf8.RuneLen(r)
 	}
 	return n
-}
-
-// checkPattern refuses what no engine can search for: a pattern that is
-// not UTF-8, holds a NUL (it cannot be passed to ripgrep) or a line break.
-func checkPattern(q domain.SearchQuery) error {
-	switch {
-	case !utf8.ValidString(q.Pattern):
-		return domain.Errorf(domain.ErrInvalidArgument, "the pattern is not valid UTF-8; pass it as UTF-8 text")
-	case strings.IndexByte(q.Pattern, 0) >= 0:
-		return domain.Errorf(domain.ErrInvalidArgument, `the pattern contains a NUL character; write it as \x00 with fixed_strings=false`)
-	case strings.IndexByte(q.Pattern, '\n') >= 0:
-		return refuseLineBreak()
-	}
-	return nil
 }
 
 // parseError explains a pattern Go's parser refused.

@@ -2,31 +2,9 @@ package ripgrep
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
-
-// checkPattern refuses what cannot be passed to ripgrep or can never match:
-// a pattern that is not UTF-8, holds a NUL (no argv string can), or holds a
-// line break (search lines never contain one).
-func checkPattern(q domain.SearchQuery) error {
-	switch {
-	case !utf8.ValidString(q.Pattern):
-		return domain.Errorf(domain.ErrInvalidArgument, "the pattern is not valid UTF-8; pass it as UTF-8 text")
-	case strings.IndexByte(q.Pattern, 0) >= 0:
-		return domain.Errorf(domain.ErrInvalidArgument, `the pattern contains a NUL character; write it as \x00 with fixed_strings=false`)
-	case strings.IndexByte(q.Pattern, '\n') >= 0:
-		return lineBreakError()
-	}
-	return nil
-}
-
-func lineBreakError() error {
-	return domain.Errorf(domain.ErrInvalidArgument,
-		"the pattern cannot match a line break: values are searched one line each, with line breaks shown as %s (U+23CE); write %s instead",
-		domain.LineBreakMark, domain.LineBreakMark)
-}
 
 // perLine adapts a regex to one-line-per-value searching. ripgrep finds the
 // matching line correctly for a text anchor (\A, or ^ under (?-m)), but then

@@ -59,7 +59,7 @@ func (s *Searcher) Name() string { return "ripgrep" }
 // [domain.ErrSearch] when rg fails otherwise; the error found returns, as
 // is (rg is killed).
 func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.Seq[string], found func(domain.LineMatch) error) error {
-	if err := checkPattern(q); err != nil {
+	if err := q.Validate(); err != nil {
 		return err
 	}
 	pattern := q.Pattern
@@ -240,7 +240,7 @@ func exitError(waitErr error, stderr string) error {
 	}
 	switch {
 	case code == 2 && strings.Contains(msg, "not allowed in a regex"):
-		return lineBreakError()
+		return domain.LineBreakError()
 	case code == 2 && strings.Contains(msg, "regex"):
 		return domain.Errorf(domain.ErrInvalidArgument, "ripgrep rejected the pattern: %s; fix the regex or pass fixed_strings=true", msg)
 	}
