@@ -100,7 +100,11 @@ func (p Policy) Check(r AuthRequest) string {
 	// schema that is a temporary object however it was spelled: CREATE TEMP
 	// TABLE, CREATE TABLE temp.x (SQLite reports CREATE_TABLE in "temp"), or
 	// the sqlite_master bookkeeping write that comes first in both.
-	if r.Action.isTempObject() || equalFoldASCII(r.Database, "temp") {
+	// One exception: ALTER TABLE RENAME and DROP COLUMN (destructive tier
+	// only) always rewrite the temp schema's own table to fix references;
+	// no temporary object can exist to be changed by it.
+	tempBookkeeping := p.Tier == TierDestructive && r.Action == ActionUpdate && isSchemaTable(r.Arg1)
+	if r.Action.isTempObject() || (equalFoldASCII(r.Database, "temp") && !tempBookkeeping) {
 		return msgTemp
 	}
 	switch r.Action {
@@ -342,6 +346,10 @@ func (s *sqlScanner) peek() byte {
 		switch c := s.src[s.pos]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\v':
 			s.pos++
+		case strings.HasPrefix(s.src[s.pos:], "\uFEFF"):
+			// SQLite's tokenizer takes a byte-order mark for whitespace
+			// wherever a token can start.
+			s.pos += len("\uFEFF")
 		case c == '-' && s.next() == '-':
 			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
 				s.pos++

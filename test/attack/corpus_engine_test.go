@@ -146,6 +146,8 @@ var refusedPragmas = []string{
 	"; \ufeff ; PRAGMA wal_autocheckpoint = ''",
 	"/* c */ \ufeff PRAGMA cache_size = ''",
 	"PRAGMA main. \ufeffwal_autocheckpoint = ''",
+	"PRAGMA wal_autocheckpoint \ufeff= ''",
+	"EXPLAIN \ufeffPRAGMA cache_size = ''",
 }
 
 // allowedPragmas read without changing anything.

@@ -124,7 +124,7 @@ var virtualTables = []attack{
 	{"UPDATE docs_stat SET n = 0", writeTier},
 	{"DELETE FROM docs", destroyTier},
 	{"DELETE FROM boxes", destroyTier},
-	{"DROP TABLE docs", destroyTier},
+	{"DROP TABLE bigdocs", destroyTier},
 	{"UPDATE docs SET body = 'x' WHERE rowid = 1", writeTier},
 	{"INSERT INTO docs (docs) VALUES ('delete-all')", tiers(use("write_query"), engine, engine)},
 	{"INSERT INTO docs (docs) VALUES ('optimize')", writeTier},

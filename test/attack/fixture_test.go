@@ -1,9 +1,11 @@
 package attack_test
 
 import (
+	"context"
 	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -37,8 +39,6 @@ var seedWrites = []string{
 	"INSERT INTO docs (rowid, title, body) SELECT id, title, coalesce(body, '') FROM notes",
 	"CREATE TABLE docs_stat (id INTEGER PRIMARY KEY, n INTEGER)",
 	"INSERT INTO docs_stat (n) VALUES (1), (2)",
-	// Only the connection-state probe touches this one.
-	"CREATE VIRTUAL TABLE defensive_probe USING fts5(x)",
 	"CREATE VIRTUAL TABLE boxes USING rtree(id, minx, maxx, miny, maxy)",
 	"INSERT INTO boxes VALUES (1, 0, 1, 0, 1), (2, 2, 3, 2, 3)",
 	// 60 rows, above the corpus's UPDATE guard cap of 50, in every kind of table.
@@ -159,9 +159,13 @@ func flush(t *testing.T, env *harness.Env) {
 type corpusEnv struct {
 	*harness.Env
 	outside string
+	audit   *auditRecorder
 }
 
 // fresh copies the template into a new folder and starts a server on it.
+// Its audit entries go to a recorder, not to query_log, so a refused call
+// commits nothing at all and the database can be compared cheaply;
+// TestRefusalsAreAuditedInQueryLog runs with the real audit sink.
 func fresh(t *testing.T) *corpusEnv {
 	t.Helper()
 	src := seededTemplate(t)
@@ -169,8 +173,30 @@ func fresh(t *testing.T) *corpusEnv {
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "test.db")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
-	env := harness.New(t, harness.Config{DBPath: path, Limits: corpusLimits()})
-	return &corpusEnv{Env: env, outside: t.TempDir()}
+	rec := &auditRecorder{}
+	env := harness.New(t, harness.Config{DBPath: path, Limits: corpusLimits(), Audit: rec})
+	return &corpusEnv{Env: env, outside: t.TempDir(), audit: rec}
+}
+
+// auditRecorder is an audit sink that keeps the entries in memory.
+type auditRecorder struct {
+	mu      sync.Mutex
+	entries []domain.AuditEntry
+}
+
+// Record keeps e.
+func (a *auditRecorder) Record(_ context.Context, e domain.AuditEntry) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.entries = append(a.entries, e)
+	return nil
+}
+
+// all returns the entries recorded so far.
+func (a *auditRecorder) all() []domain.AuditEntry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.entries)
 }
 
 // expand fills the placeholders of a case: {{dir}} is the database's folder,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -28,6 +29,44 @@ import (
 type inspector struct {
 	db  *sql.DB
 	env *corpusEnv
+	// dumps holds the prepared dump statement per schema_version: compiling
+	// it is a good part of a snapshot's cost.
+	dumps map[string]*sql.Stmt
+	// last is the previous snapshot and version the data_version it was
+	// taken at. data_version changes whenever another connection commits,
+	// so while it stands still the tables are as last dumped.
+	last    *snapshot
+	version int64
+}
+
+// inspect returns an inspector of a fresh copy of the template. Every copy
+// holds what the first one held, so instead of dumping it again the
+// inspector starts from that first dump (any difference would show as a
+// change at the first check, never hide one).
+func inspect(t *testing.T, env *corpusEnv) *inspector {
+	t.Helper()
+	base := baselineSnapshot(t)
+	in := newInspector(t, env)
+	require.NoError(t, in.db.QueryRow("PRAGMA data_version").Scan(&in.version))
+	base.Tables, base.Server = maps.Clone(base.Tables), maps.Clone(base.Server)
+	in.last = &base
+	return in
+}
+
+var (
+	baseSnapOnce sync.Once
+	baseSnap     snapshot
+)
+
+// baselineSnapshot is the full dump of a fresh copy of the template.
+func baselineSnapshot(t *testing.T) snapshot {
+	t.Helper()
+	baseSnapOnce.Do(func() {
+		env := fresh(t)
+		baseSnap = newInspector(t, env).snapshot(t)
+	})
+	require.NotNil(t, baseSnap.Tables, "the baseline dump could not be taken")
+	return baseSnap
 }
 
 func newInspector(t *testing.T, env *corpusEnv) *inspector {
@@ -37,7 +76,7 @@ func newInspector(t *testing.T, env *corpusEnv) *inspector {
 	require.NoError(t, err)
 	db.SetMaxOpenConns(1)
 	t.Cleanup(func() { db.Close() })
-	return &inspector{db: db, env: env}
+	return &inspector{db: db, env: env, dumps: map[string]*sql.Stmt{}}
 }
 
 // serverTables are compared apart from user tables: query_log grows by the
@@ -56,6 +95,14 @@ type snapshot struct {
 
 func (in *inspector) snapshot(t *testing.T) snapshot {
 	t.Helper()
+	var version int64
+	require.NoError(t, in.db.QueryRow("PRAGMA data_version").Scan(&version))
+	if in.last != nil && version == in.version {
+		s := *in.last
+		s.Tables, s.Server = maps.Clone(s.Tables), maps.Clone(s.Server)
+		s.Files, s.Outside = listFiles(t, in.env.Dir), listFiles(t, in.env.outside)
+		return s
+	}
 	s := snapshot{Tables: map[string][]string{}, Server: map[string][]string{}}
 	header := make([]any, len(headerFields))
 	ptrs := make([]any, len(header))
@@ -66,7 +113,15 @@ func (in *inspector) snapshot(t *testing.T) snapshot {
 	for i, f := range headerFields {
 		s.Header = append(s.Header, fmt.Sprintf("%s=%v", f, header[i]))
 	}
-	rows, err := in.db.Query(in.dumpQuery(t))
+	schemaKey := s.Header[slices.Index(headerFields, "schema_version")]
+	dump, ok := in.dumps[schemaKey]
+	if !ok {
+		var err error
+		dump, err = in.db.Prepare(in.dumpQuery(t))
+		require.NoError(t, err)
+		in.dumps[schemaKey] = dump
+	}
+	rows, err := dump.Query()
 	require.NoError(t, err)
 	for rows.Next() {
 		var name string
@@ -93,6 +148,9 @@ func (in *inspector) snapshot(t *testing.T) snapshot {
 	require.NoError(t, rows.Close())
 	s.Files = listFiles(t, in.env.Dir)
 	s.Outside = listFiles(t, in.env.outside)
+	last := s
+	last.Tables, last.Server = maps.Clone(s.Tables), maps.Clone(s.Server)
+	in.last, in.version = &last, version
 	return s
 }
 
@@ -109,20 +167,16 @@ var headerQuery = func() string {
 
 // dumpQuery returns one query that dumps every table (sqlite_schema, shadow
 // tables and the server tables included): one row per table with its name,
-// whether it has a rowid, and its rows, one line each, every value exact.
-// quote() keeps integers, reals (it round-trips them) and blobs exact; a
-// text holding a NUL byte, which quote() would cut, is given as hex. The
-// query depends only on the tables and their columns, so it is built once
-// per schema.
+// whether it has a rowid, and its rows, one line each. Every value is given
+// exactly, as its storage class, its length in bytes and its bytes (a real
+// as quote() spells it, which round-trips). The query depends only on the
+// tables and their columns.
 func (in *inspector) dumpQuery(t *testing.T) string {
 	t.Helper()
 	var schema string
 	require.NoError(t, in.db.QueryRow(`SELECT group_concat(name || char(29) || wr || char(29) || cols, char(28)) FROM (
   SELECT l.name, l.wr, (SELECT group_concat(x.name, char(30)) FROM pragma_table_xinfo(l.name) x) AS cols
   FROM pragma_table_list l WHERE l.schema = 'main' AND l.type IN ('table', 'shadow') ORDER BY l.name)`).Scan(&schema))
-	if q, ok := dumpQueries.Load(schema); ok {
-		return q.(string)
-	}
 	var parts []string
 	for _, table := range strings.Split(schema, "\x1c") {
 		f := strings.Split(table, "\x1d")
@@ -130,23 +184,17 @@ func (in *inspector) dumpQuery(t *testing.T) string {
 		var exprs []string
 		order := ""
 		if rowid {
-			exprs, order = append(exprs, "quote(rowid)"), " ORDER BY rowid"
+			exprs, order = append(exprs, "rowid"), " ORDER BY rowid"
 		}
 		for _, c := range strings.Split(f[2], "\x1e") {
 			q := domain.QuoteIdent(c)
-			exprs = append(exprs, "CASE WHEN typeof("+q+") = 'text' AND instr("+q+", char(0)) THEN 'T' || hex("+q+") ELSE quote("+q+") END")
+			exprs = append(exprs, "typeof("+q+") || coalesce(length(CAST("+q+" AS BLOB)), '') || ':' || CASE typeof("+q+") WHEN 'real' THEN quote("+q+") ELSE coalesce(CAST("+q+" AS BLOB), '') END")
 		}
 		parts = append(parts, fmt.Sprintf("SELECT %s, %t, (SELECT group_concat(r, char(30, 31)) FROM (SELECT %s AS r FROM %s%s))",
-			quoteString(name), rowid, strings.Join(exprs, " || '|' || "), domain.QuoteIdent(name), order))
+			sqlString(name), rowid, strings.Join(exprs, " || '|' || "), domain.QuoteIdent(name), order))
 	}
-	q := strings.Join(parts, "\nUNION ALL ")
-	dumpQueries.Store(schema, q)
-	return q
+	return strings.Join(parts, "\nUNION ALL ")
 }
-
-var dumpQueries sync.Map
-
-func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // listFiles lists the files under dir, relative to it. The -wal and -shm
 // files come and go with connections and are left out.
@@ -226,9 +274,14 @@ func connState(t *testing.T, store *sqlite.Store) []string {
 	}
 	for _, tier := range []domain.Tier{domain.TierRead, domain.TierWrite} {
 		out = append(out, tier.Tool()+" "+ask(tier, connSettingsQuery))
+		// These two have no table-valued function.
+		for _, p := range []string{"wal_autocheckpoint", "mmap_size"} {
+			out = append(out, fmt.Sprintf("%s %s=%s", tier.Tool(), p, ask(tier, "PRAGMA "+p)))
+		}
 		// Defensive mode is what refuses direct writes to real shadow tables;
 		// its own message is the contract here.
-		defensive := ask(tier, "DELETE FROM defensive_probe_data WHERE 0")
+		// No case drops docs, so docs_data is always there.
+		defensive := ask(tier, "DELETE FROM docs_data WHERE 0")
 		out = append(out, fmt.Sprintf("%s defensive=%v", tier.Tool(), strings.Contains(defensive, "may not be modified")))
 	}
 	return out
@@ -238,7 +291,7 @@ func connState(t *testing.T, store *sqlite.Store) []string {
 // it runs on that an attack could try to change for the next call.
 var connSettingsQuery = func() string {
 	var cols []string
-	for _, p := range []string{"query_only", "foreign_keys", "journal_mode", "synchronous", "busy_timeout", "cache_size", "wal_autocheckpoint", "mmap_size", "temp_store", "max_page_count"} {
+	for _, p := range []string{"query_only", "foreign_keys", "journal_mode", "synchronous", "busy_timeout", "cache_size", "temp_store", "max_page_count"} {
 		cols = append(cols, "'"+p+"=' || (SELECT * FROM pragma_"+p+")")
 	}
 	return "SELECT " + strings.Join(cols, " || ' ' || ")
@@ -255,6 +308,9 @@ func baselineConnState(t *testing.T) []string {
 	t.Helper()
 	baselineOnce.Do(func() { baselineState = connState(t, fresh(t).Store) })
 	require.NotEmpty(t, baselineState)
+	for _, s := range baselineState {
+		require.NotContains(t, s, "error", "the connection-state probe must work, or it would prove nothing")
+	}
 	return baselineState
 }
 
