@@ -31,8 +31,13 @@ func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
 	if e.OK {
 		ok = 1
 	}
-	_, err := s.internal.ExecContext(context.WithoutCancel(ctx),
-		"INSERT INTO query_log (ts, session, tool, query, ok, rows, error, duration_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		e.TS, e.Session, e.Tool, q, ok, rows, errText, e.DurationMS, detail)
+	s.auditOnce.Do(func() {
+		s.auditStmt, s.auditErr = s.internal.PrepareContext(context.WithoutCancel(ctx),
+			"INSERT INTO query_log (ts, session, tool, query, ok, rows, error, duration_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	})
+	if s.auditErr != nil {
+		return s.auditErr
+	}
+	_, err := s.auditStmt.ExecContext(context.WithoutCancel(ctx), e.TS, e.Session, e.Tool, q, ok, rows, errText, e.DurationMS, detail)
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	// The driver registers itself as "sqlite" with database/sql. This is the
@@ -57,8 +58,13 @@ type Store struct {
 	wal, immutable bool
 
 	internal *sql.DB // bootstrap, memory, audit, view DDL: no policy
-	readers  *sql.DB // agent read tier and catalog: query_only
-	writers  *sql.DB // agent write and destructive tiers
+
+	// The audit insert runs after every call; it is compiled once.
+	auditOnce sync.Once
+	auditStmt *sql.Stmt
+	auditErr  error
+	readers   *sql.DB // agent read tier and catalog: query_only
+	writers   *sql.DB // agent write and destructive tiers
 }
 
 // Open opens (and in read-write mode creates and bootstraps) the database at
@@ -221,6 +227,9 @@ func (s *Store) explainReadOnly(err error) string {
 // Close closes every connection.
 func (s *Store) Close() error {
 	var errs []error
+	if s.auditStmt != nil {
+		errs = append(errs, s.auditStmt.Close())
+	}
 	for _, db := range []*sql.DB{s.writers, s.readers, s.internal} {
 		if db != nil {
 			errs = append(errs, db.Close())
