@@ -26,7 +26,6 @@ func TestServerExitsPromptly(t *testing.T) {
 		name    string
 		busy    func(t *testing.T, s *rawServer)
 		trigger func(t *testing.T, s *rawServer)
-		skip    string
 	}{
 		{name: "stdin closed while idle", trigger: closeStdin},
 		{name: "stdin closed after calls", busy: someCalls, trigger: closeStdin},
@@ -37,9 +36,6 @@ func TestServerExitsPromptly(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.skip != "" {
-				t.Skip(tc.skip)
-			}
 			t.Parallel()
 			s := startRaw(t, "--db", newDB(t))
 			if tc.busy != nil {
