@@ -164,7 +164,8 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 		}
 		fs.Var(n.v, n.flag, "")
 	}
-	readOnly, verbose := envBool(getenv(envReadOnly)), envBool(getenv(envVerbose))
+	readOnly, _ := readOnlyEnv(getenv(envReadOnly))
+	verbose := envBool(getenv(envVerbose))
 	fs.BoolVar(&s.cfg.ReadOnly, "read-only", readOnly, "")
 	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
@@ -172,6 +173,20 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
 	return fs
+}
+
+// readOnlyEnv reads MCP_SQLITE_READ_ONLY strictly: a setting meant to
+// protect data must never be misread as "writable" because of a spelling
+// the reference would take as false (on, y, enabled). ok is false for a
+// value that is neither clearly true nor clearly false.
+func readOnlyEnv(s string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes", "on":
+		return true, true
+	case "", "0", "false", "no", "off":
+		return false, true
+	}
+	return false, false
 }
 
 // envBool follows the reference: only 1, true and yes (any case) are true.
@@ -201,6 +216,11 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Limits: domain.DefaultLimits()}, nil
 	}
 
+	if v := getenv(envReadOnly); v != "" {
+		if _, ok := readOnlyEnv(v); !ok {
+			return Config{}, usagef("invalid value %q for %s: want 1, true, yes or on (read-only), or 0, false, no or off", v, envReadOnly)
+		}
+	}
 	cfg.Limits = domain.DefaultLimits()
 	if s.queryTimeout.source != "" {
 		d, err := parseSeconds(&s.queryTimeout)

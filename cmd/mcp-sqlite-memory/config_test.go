@@ -153,10 +153,11 @@ func TestParseConfigBooleanVariables(t *testing.T) {
 	} {
 		t.Run(tc.value, func(t *testing.T) {
 			t.Parallel()
-			got, err := parseConfig([]string{"--db", "/d.db"}, envOf(map[string]string{envVerbose: tc.value, envReadOnly: tc.value}))
+			// MCP_SQLITE_VERBOSE follows the reference (only 1/true/yes are
+			// true); MCP_SQLITE_READ_ONLY is stricter, see below.
+			got, err := parseConfig([]string{"--db", "/d.db"}, envOf(map[string]string{envVerbose: tc.value}))
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got.Verbose, "verbose")
-			assert.Equal(t, tc.want, got.ReadOnly, "read-only")
 		})
 	}
 }
@@ -419,5 +420,34 @@ func TestUsageTextDocumentsEveryFlag(t *testing.T) {
 	assert.Contains(t, text, "(default 32768)", "defaults come from domain.DefaultLimits")
 	for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 		assert.LessOrEqual(t, len(line), 90, "line %d is too wide: %q", i+1, line)
+	}
+}
+
+func TestReadOnlyEnvironmentIsReadStrictly(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			switch k {
+			case envDB:
+				return "/tmp/x.db"
+			case envReadOnly:
+				return v
+			}
+			return ""
+		}
+	}
+	for _, v := range []string{"1", "TRUE", "yes", "on"} {
+		cfg, err := parseConfig(nil, env(v))
+		require.NoError(t, err, v)
+		assert.True(t, cfg.ReadOnly, v)
+	}
+	for _, v := range []string{"0", "false", "No", "off"} {
+		cfg, err := parseConfig(nil, env(v))
+		require.NoError(t, err, v)
+		assert.False(t, cfg.ReadOnly, v)
+	}
+	for _, v := range []string{"y", "enabled", "2"} {
+		_, err := parseConfig(nil, env(v))
+		var ue *usageError
+		assert.ErrorAs(t, err, &ue, v)
 	}
 }
