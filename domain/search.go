@@ -1,7 +1,9 @@
 package domain
 
 import (
+	"context"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -45,4 +47,19 @@ func LineBreakError() error {
 	return Errorf(ErrInvalidArgument,
 		"the pattern cannot match a line break: values are searched one line each, with line breaks shown as %s (U+23CE); write %s instead",
 		LineBreakMark, LineBreakMark)
+}
+
+// TimeLeft is the time left before ctx's deadline, rounded up for messages
+// ("exceeded 10s"): to 0.1 s above a second, to 1 ms below. 0 without a
+// deadline.
+func TimeLeft(ctx context.Context) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	d := time.Until(deadline)
+	if d >= time.Second {
+		return (d + 99*time.Millisecond).Truncate(100 * time.Millisecond)
+	}
+	return max((d + time.Millisecond - 1).Truncate(time.Millisecond), 0)
 }

@@ -53,7 +53,7 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 	if err != nil {
 		return err
 	}
-	limit := timeLimit(ctx)
+	limit := domain.TimeLeft(ctx)
 	if ctx.Err() != nil {
 		return timeoutError(ctx, limit)
 	}
@@ -194,19 +194,6 @@ func parseError(pattern string, err error) error {
 		hint = `escape only punctuation, or use \d \w \s \b \pL \x{..}; to match the text literally pass fixed_strings=true`
 	}
 	return domain.Errorf(domain.ErrInvalidArgument, "invalid regex: %s; %s", what, hint)
-}
-
-// timeLimit is the time left at the start of a search, for messages.
-func timeLimit(ctx context.Context) time.Duration {
-	deadline, ok := ctx.Deadline()
-	if !ok {
-		return 0
-	}
-	d := time.Until(deadline)
-	if d >= time.Second {
-		return (d + 99*time.Millisecond).Truncate(100 * time.Millisecond)
-	}
-	return max((d + time.Millisecond - 1).Truncate(time.Millisecond), 0)
 }
 
 func timeoutError(ctx context.Context, limit time.Duration) error {

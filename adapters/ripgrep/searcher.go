@@ -69,7 +69,7 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 			return err
 		}
 	}
-	limit := timeLimit(ctx)
+	limit := domain.TimeLeft(ctx)
 	if ctx.Err() != nil {
 		return timeoutError(ctx, limit)
 	}
@@ -256,19 +256,6 @@ func innermost(err error) error {
 		}
 		err = next
 	}
-}
-
-// timeLimit is the time left at the start of a search, for messages.
-func timeLimit(ctx context.Context) time.Duration {
-	deadline, ok := ctx.Deadline()
-	if !ok {
-		return 0
-	}
-	d := time.Until(deadline)
-	if d >= time.Second {
-		return (d + 99*time.Millisecond).Truncate(100 * time.Millisecond)
-	}
-	return max((d + time.Millisecond - 1).Truncate(time.Millisecond), 0)
 }
 
 func timeoutError(ctx context.Context, limit time.Duration) error {

@@ -22,30 +22,16 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
 )
 
-// mustFindRg returns rg's path. It skips the test when rg is absent, except
-// in CI (CI set), where ripgrep must be installed and tested.
-func mustFindRg(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("rg")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("ripgrep (rg) is not on PATH, and CI must test it: %v", err)
-		}
-		t.Skipf("ripgrep (rg) is not on PATH: %v", err)
-	}
-	return path
-}
-
 func TestSearcherContract(t *testing.T) {
 	t.Parallel()
-	rg := mustFindRg(t)
+	rg := contract.RequireRg(t)
 	contract.TestTextSearcher(t, func(*testing.T) ports.TextSearcher { return ripgrep.New(rg) })
 }
 
 // TestSearcherKillsRgAtTheDeadline is not parallel, so that the only rg
 // processes that can be our children are this test's.
 func TestSearcherKillsRgAtTheDeadline(t *testing.T) {
-	rg := mustFindRg(t)
+	rg := contract.RequireRg(t)
 	goroutines := runtime.NumGoroutine()
 	for _, stop := range []string{"deadline", "found error"} {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)

@@ -156,7 +156,7 @@ func (s *Store) check(ctx context.Context) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &se) && se.Code()&0xff == lib.SQLITE_NOTADB:
-		return fmt.Errorf("%s is not a SQLite database: %s", s.name, s.scrub(err.Error()))
+		return fmt.Errorf("%s is not a SQLite database (%s); point --db at a SQLite file, or at a new path to start an empty one", s.name, s.scrub(err.Error()))
 	case s.opts.ReadOnly:
 		return fmt.Errorf("cannot read %s in read-only mode: %s", s.name, s.explainReadOnly(err))
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -85,7 +83,7 @@ var literals = []string{"fox", "café", "ДОМ", "Σ", "ß", "K", "ǅ", "µ", "
 
 func TestEnginesAgree(t *testing.T) {
 	t.Parallel()
-	rg := mustFindRg(t)
+	rg := contract.RequireRg(t)
 	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
 	var queries []domain.SearchQuery
 	for _, p := range patterns {
@@ -109,7 +107,7 @@ func TestEnginesAgree(t *testing.T) {
 
 func TestEnginesRefuseAlike(t *testing.T) {
 	t.Parallel()
-	rg := mustFindRg(t)
+	rg := contract.RequireRg(t)
 	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
 	for _, p := range refusedByBoth {
 		t.Run(p, func(t *testing.T) {
@@ -128,7 +126,7 @@ func TestEnginesRefuseAlike(t *testing.T) {
 // engine may refuse what ripgrep accepts, but never accept what it refuses.
 func TestEnginesAgreeOnGeneratedPatterns(t *testing.T) {
 	t.Parallel()
-	rg := mustFindRg(t)
+	rg := contract.RequireRg(t)
 	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
 	atoms := []string{`a`, `é`, `\w`, `\W`, `\d`, `\s`, `\S`, `.`, `\b`, `\B`, `^`, `$`, `[a-z]`, `[^a-z]`,
 		`\p{L}`, `\pN`, `[[:alpha:]]`, `σ`, `k`, `s`, `ß`, `(?i)`, `(?-i)`, ` `, `o`, `e`, `⏎`, `\x{e9}`,
@@ -171,7 +169,7 @@ func TestEnginesAgreeOnGeneratedPatterns(t *testing.T) {
 // compares them with the expected answers).
 func TestEnginesAgreeOnContractCases(t *testing.T) {
 	t.Parallel()
-	rg := mustFindRg(t)
+	rg := contract.RequireRg(t)
 	engines := []ports.TextSearcher{ripgrep.New(rg), regexp2.New()}
 	for _, tc := range contract.SearchCases() {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -202,18 +200,4 @@ func name(q domain.SearchQuery) string {
 		n = "ignore-case " + n
 	}
 	return n
-}
-
-// mustFindRg returns rg's path. It skips the test when rg is absent, except
-// in CI (CI set), where ripgrep must be installed and tested.
-func mustFindRg(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("rg")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("ripgrep (rg) is not on PATH, and CI must test it: %v", err)
-		}
-		t.Skipf("ripgrep (rg) is not on PATH: %v", err)
-	}
-	return path
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -326,4 +328,18 @@ func SearchCases() []SearchCase {
 		bad("invalid UTF-8", "a\xff"),
 		{Name: "bad pattern: NUL in fixed strings", Query: fixed("a\x00"), Lines: []string{"a"}, WantErr: domain.ErrInvalidArgument},
 	}
+}
+
+// RequireRg returns ripgrep's path. It skips the test when rg is absent,
+// except in CI (CI set), where ripgrep must be installed and tested.
+func RequireRg(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("rg")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("ripgrep (rg) is not on PATH, and CI must test it: %v", err)
+		}
+		t.Skipf("ripgrep (rg) is not on PATH: %v", err)
+	}
+	return path
 }
