@@ -23,8 +23,8 @@ const loadDuration = 8 * time.Second
 var explainedErrors = map[string]string{}
 
 var (
-	insertAck     = regexp.MustCompile(`^ok: 1 rows affected \(last_insert_rowid=\d+\)$`)
-	updateAck     = regexp.MustCompile(`^ok: 1 rows affected$`)
+	insertAck = regexp.MustCompile(`^ok: 1 rows affected \(last_insert_rowid=\d+\)$`)
+	updateAck = regexp.MustCompile(`^ok: 1 rows affected$`)
 )
 
 // loadClient is what one client did and saw.
