@@ -121,7 +121,10 @@ func resourceBombs() []bomb {
 		readBomb("group_concat over an endless CTE", counter(0)+"SELECT group_concat("+repeat(1000, "x")+") FROM r", true, timedOut),
 		readBomb("string doubling", "WITH RECURSIVE d(s) AS (SELECT 'x' UNION ALL SELECT s || s FROM d) SELECT length(s) FROM d", true, tooBig),
 		// A single huge cell is read, and cut to max_cell_chars.
-		readBomb("one max-size text cell", "SELECT "+repeat(nearMax, "x")+" AS t", false, "cut to 2000 chars"),
+		readBomb("one max-size text cell", "SELECT "+repeat(nearMax, "x")+" AS t", false,
+			"t\n"+strings.Repeat("x", 2000)+fmt.Sprintf("...[+%d chars]\n# 1 rows", nearMax-2000)),
+		readBomb("one multi-byte text cell", "SELECT replace("+repeat(nearMax/2, "x")+", 'x', 'é') AS t", false,
+			"t\n"+strings.Repeat("é", 2000)+fmt.Sprintf("...[+%d chars]\n# 1 rows", nearMax/2-2000)),
 		readBomb("one max-size cell per row", counter(1000)+"SELECT x, "+repeat(nearMax, "x")+" AS t FROM r", false, "truncated"),
 		// Work without memory: only the deadline stops it.
 		readBomb("billion-row cross join count", "SELECT count(*) FROM c a, c b, c d", true, timedOut),
