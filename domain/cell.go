@@ -104,6 +104,12 @@ func FormatCell(v any, maxChars int) (text string, cut bool) {
 		return string(appendBlob(nil, len(x))), false
 	case Blob:
 		return string(appendBlob(nil, int(x))), false
+	case LongText:
+		keep, excess := x.cut(maxChars)
+		if excess == 0 {
+			return x.Head, false
+		}
+		return string(appendCutMark([]byte(x.Head[:keep]), excess)), true
 	}
 	var buf [32]byte
 	if b, ok := appendScalar(buf[:0], v); ok {
@@ -173,6 +179,13 @@ func cutPoint(s string, maxChars int) (keep, excess int) {
 		keep += size
 	}
 	return keep, total - maxChars
+}
+
+// cut is [cutPoint] for a value of which only Head was read: the excess
+// counts the code points never read as well.
+func (x LongText) cut(maxChars int) (keep, excess int) {
+	keep, _ = cutPoint(x.Head, maxChars)
+	return keep, x.Chars - utf8.RuneCountInString(x.Head[:keep])
 }
 
 // appendCutMark appends the "...[+<excess> chars]" marker of a cut cell.

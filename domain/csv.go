@@ -137,6 +137,16 @@ func (w *TableWriter) appendRow(dst []byte, row []any) ([]byte, int) {
 			dst, cut = w.appendText(dst, x, cut)
 		case []byte:
 			dst = appendBlob(dst, len(x))
+		case LongText:
+			keep, excess := x.cut(w.maxCellChars)
+			s := x.Head[:keep]
+			var mark [32]byte
+			tail := []byte(nil)
+			if excess > 0 {
+				tail = appendCutMark(mark[:0], excess)
+				cut++
+			}
+			dst = appendField(dst, s, needsQuote(s), tail)
 		default:
 			var ok bool
 			if dst, ok = appendScalar(dst, v); !ok {

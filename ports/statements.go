@@ -6,9 +6,10 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// RowFunc receives result rows one at a time while the statement steps. The
-// slice is reused between calls; copy what you keep. Returning false stops
-// stepping (the rest of the result is never produced).
+// RowFunc receives result rows one at a time while the statement steps:
+// values are nil, int64, float64, string, [domain.Blob] or, from Read, a
+// [domain.LongText]. The slice is reused between calls; copy what you keep.
+// Returning false stops stepping (the rest of the result is never produced).
 type RowFunc func(row []any) bool
 
 // StatementRunner runs agent SQL under a tier of the statement policy. Every

@@ -14,10 +14,18 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// maxValueBytes caps any string or blob an agent statement can build
-// (SQLITE_LIMIT_LENGTH). zeroblob/randomblob/printf bombs then fail with
-// "string or blob too big" instead of growing the process.
-const maxValueBytes = 32 << 20
+// maxValueBytes caps any string or blob an agent statement can build or
+// read (SQLITE_LIMIT_LENGTH). zeroblob/randomblob/printf bombs then fail
+// with "string or blob too big" instead of growing the process.
+//
+// SQLite memory is allocated outside the Go heap, and building one value
+// costs several times its size there: printf, group_concat and || grow a
+// buffer by doubling, each step a fresh region, and the allocator keeps the
+// last freed region of each size class mapped for reuse. At 32 MiB a
+// single `s || s` recursion peaked at 155 MB RSS and a 32 MiB cell at
+// 130 MB; at 8 MiB the worst bomb in test/e2e/limits_test.go stays under
+// 70 MB, which keeps SPEC A7's ~100 MB budget with room for the Go side.
+const maxValueBytes = 8 << 20
 
 // call is the state of one agent tool call on one connection: the policy
 // the authorizer applies, what it saw, and what the pre-update hook

@@ -27,6 +27,9 @@ type prepared struct {
 	h    handle
 	p    uintptr
 	ncol int
+	// textCap, when positive, is the cell cap of whoever reads the rows:
+	// longer TEXT is copied only up to it, as a [domain.LongText].
+	textCap int
 }
 
 // prepare compiles the first statement of sql and returns the text SQLite
@@ -114,8 +117,8 @@ func (s prepared) step() (bool, error) {
 }
 
 // row fills dst with the current row. TEXT is copied as stored (no time
-// parsing); BLOBs are represented by their length only, since no tool shows
-// their bytes.
+// parsing), only its head when it is longer than textCap; BLOBs are
+// represented by their length only, since no tool shows their bytes.
 func (s prepared) row(dst []any) {
 	tls, p := s.h.tls, s.p
 	for i := range dst {
@@ -128,11 +131,17 @@ func (s prepared) row(dst []any) {
 		case lib.SQLITE_TEXT:
 			t := lib.Xsqlite3_column_text(tls, p, c)
 			n := int(lib.Xsqlite3_column_bytes(tls, p, c))
-			if t == 0 || n == 0 {
+			switch text := libc.GoBytes(t, n); { // aliases C memory: copy what is kept
+			case t == 0 || n == 0:
 				dst[i] = ""
-			} else {
-				dst[i] = string(libc.GoBytes(t, n)) // GoBytes aliases C memory: copy
-
+			case s.textCap > 0 && n > s.textCap:
+				if long, ok := domain.TextHead(text, s.textCap); ok {
+					dst[i] = long
+					break
+				}
+				dst[i] = string(text)
+			default:
+				dst[i] = string(text)
 			}
 		case lib.SQLITE_BLOB:
 			dst[i] = domain.Blob(lib.Xsqlite3_column_bytes(tls, p, c))

@@ -80,14 +80,21 @@ func indexFrom(s, sub string, from int) int {
 	return -1
 }
 
-// Read runs one statement under the read tier, streaming rows.
+// Read runs one statement under the read tier, streaming rows. TEXT longer
+// than Options.MaxCellChars code points arrives as a [domain.LongText].
 func (s *Store) Read(ctx context.Context, sql string, columns func([]string), row ports.RowFunc) error {
+	return s.read(ctx, sql, s.opts.MaxCellChars, columns, row)
+}
+
+// read is Read with the text cap given: 0 reads every value whole.
+func (s *Store) read(ctx context.Context, sql string, textCap int, columns func([]string), row ports.RowFunc) error {
 	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
 		st, err := c.compileOne(sql)
 		if err != nil {
 			return err
 		}
 		defer st.finalize()
+		st.textCap = textCap
 		if st.p == 0 {
 			columns(nil)
 			return nil

@@ -36,7 +36,8 @@ func (s *Store) Candidates(ctx context.Context, q domain.CandidateQuery, row por
 	b.WriteString("\nLIMIT ")
 	b.WriteString(itoa(q.Limit + 1))
 	n, capped := 0, false
-	err := s.Read(ctx, b.String(), func([]string) {}, func(v []any) bool {
+	// The pattern may match anywhere in a value: candidates are read whole.
+	err := s.read(ctx, b.String(), 0, func([]string) {}, func(v []any) bool {
 		if n == q.Limit {
 			capped = true
 			return false

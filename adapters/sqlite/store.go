@@ -43,6 +43,11 @@ type Options struct {
 	// that the layers behind the authorizer (the EXPLAIN inspection,
 	// query_only, mode=ro) hold on their own; the server never sets it.
 	SkipAuthorizer bool
+	// MaxCellChars is the cell cap of read_query's output ([domain.Limits]).
+	// Read copies TEXT longer than this many code points only in part, as a
+	// [domain.LongText], so a huge value is never copied whole just to be
+	// cut. 0 reads every value whole.
+	MaxCellChars int
 }
 
 // Store is one SQLite database file. It implements the statement runner,

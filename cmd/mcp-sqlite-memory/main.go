@@ -7,10 +7,22 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
+// goMemoryLimit is the Go runtime's soft memory limit (SPEC A7: the process
+// stays under ~100 MB RSS whatever the agent asks). Without it the heap
+// goal doubles after every large transient value (a multi-megabyte cell or
+// argument) and freed pages go back to the OS only slowly, so a few large
+// calls in a row stack up. SQLite's own memory lives outside the Go heap
+// and is bounded separately (SQLITE_LIMIT_LENGTH in adapters/sqlite).
+const goMemoryLimit = 48 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" { // an explicit setting wins
+		debug.SetMemoryLimit(goMemoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

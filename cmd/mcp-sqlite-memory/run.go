@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	clock := systemClock{}
 	session := newSession(clock.Now())
 
-	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly})
+	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars})
 	if err != nil {
 		return err
 	}

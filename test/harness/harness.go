@@ -81,7 +81,7 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 		c.Search = regexp2.New()
 	}
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, env.DBPath, sqlite.Options{QueryTimeout: c.Limits.QueryTimeout, ReadOnly: c.ReadOnly})
+	store, err := sqlite.Open(ctx, env.DBPath, sqlite.Options{QueryTimeout: c.Limits.QueryTimeout, ReadOnly: c.ReadOnly, MaxCellChars: c.Limits.MaxCellChars})
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
 	env.Store = store
