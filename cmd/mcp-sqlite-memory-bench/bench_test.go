@@ -13,13 +13,15 @@ BenchmarkReadQueryPK/mcp-2         	    2520	    990645 ns/op
 BenchmarkReadQueryPK/database_sql-2         	   54912	     46731 ns/op
 BenchmarkVerifyChain1M/verify_chain-2  1  2000000000 ns/op  500000 events/s
 BenchmarkVerifyChain1M/sha256_floor-2  1  1000000000 ns/op  1000000 events/s
+BenchmarkLargeResultRSS/select_1-2  3  1143913 ns/op  16.00 peak-MB
+BenchmarkLargeResultRSS/1GB_result-2  3  4415737 ns/op  120.00 peak-MB
 PASS`
 
 func TestParse(t *testing.T) {
 	res := parse([]byte(sample))
 	assert.Equal(t, result{nsPerOp: 990645, metrics: map[string]float64{}}, res["BenchmarkReadQueryPK/mcp"])
 	assert.Equal(t, 500000.0, res["BenchmarkVerifyChain1M/verify_chain"].metrics["events/s"])
-	assert.Len(t, res, 4)
+	assert.Len(t, res, 6)
 }
 
 func TestTableMarksOverBudgetAndMissing(t *testing.T) {
@@ -33,6 +35,14 @@ func TestTableMarksOverBudgetAndMissing(t *testing.T) {
 	assert.Contains(t, out.String(), "21.20x")
 	assert.Contains(t, out.String(), "over budget: pk")
 	assert.Contains(t, out.String(), "2.00x")
+	out.Reset()
+	err = printTable(&out, []figure{
+		{name: "rss", bench: "BenchmarkLargeResultRSS/1GB_result", baseline: "BenchmarkLargeResultRSS/select_1", metric: "peak-MB", maxMetric: 100},
+	}, res)
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), "7.50x", "lower is better: the ratio is measured over baseline")
+	assert.Contains(t, out.String(), "<= 100 peak-MB")
+	assert.Contains(t, out.String(), "over budget: rss")
 	err = printTable(&out, []figure{{name: "gone", bench: "BenchmarkNope"}}, res)
 	assert.Error(t, err)
 }

@@ -13,6 +13,7 @@ func jobs(short bool, benchtime string) []job {
 		{pkg: "./test/bench/", pattern: "ReadQueryPK|CSV1000x6|WriteInsert|SDKFloor|ProgramCheck", benchtime: benchtime},
 		{pkg: "./test/bench/", pattern: "ColdStart", benchtime: "20x"},
 		{pkg: "./test/bench/", pattern: "AppendEvent", benchtime: benchtime},
+		{pkg: "./test/bench/", pattern: "LargeResultRSS", benchtime: "3x"},
 		{pkg: "./domain/", pattern: "TableWriter1000x6", benchtime: benchtime},
 		{pkg: "./test/bench/", pattern: "VerifyChain1M", benchtime: "1x", slow: true},
 		{pkg: "./test/searchbench/", pattern: "RipgrepFromSQLite/lines=1000000|Regexp2FromSQLite/lines=1000000|BaselineRgPipeline/lines=1000000", benchtime: "1x", slow: true},
@@ -41,8 +42,9 @@ type figure struct {
 	// maxRatio is the budget on figure/baseline cost; 0 means report only.
 	maxRatio float64
 	// maxMS is an absolute budget in milliseconds per op; minMetric an
-	// absolute floor on metric.
-	maxMS, minMetric float64
+	// absolute floor on metric; maxMetric an absolute ceiling on a metric
+	// where lower is better (memory), which also turns the ratio around.
+	maxMS, minMetric, maxMetric float64
 	slow             bool
 }
 
@@ -56,6 +58,8 @@ func figures(short bool) []figure {
 		{name: "EXPLAIN layer, join with ORDER BY", bench: "BenchmarkProgramCheck/join_order_limit", ratioMetric: "ratio"},
 		{name: "append_event, one process (appends/s)", bench: "BenchmarkAppendEvent/one_process", metric: "appends/s"},
 		{name: "append_event, four servers one file (appends/s)", bench: "BenchmarkAppendEvent/four_servers_one_file", metric: "appends/s"},
+		{name: "1 GB result, first page: peak RSS", bench: "BenchmarkLargeResultRSS/1GB_result", baseline: "BenchmarkLargeResultRSS/select_1", metric: "peak-MB", maxMetric: 100},
+		{name: "1 GB result, sorted: peak RSS", bench: "BenchmarkLargeResultRSS/1GB_result_sorted", baseline: "BenchmarkLargeResultRSS/select_1", metric: "peak-MB", maxMetric: 100},
 		{name: "cold start to first tools/list", bench: "BenchmarkColdStart", maxMS: 50},
 		{name: "verify_chain, 1M events (events/s)", bench: "BenchmarkVerifyChain1M/verify_chain", baseline: "BenchmarkVerifyChain1M/sha256_floor", metric: "events/s", minMetric: 300000, slow: true},
 		{name: "search 1M values from SQLite, ripgrep, literal", bench: "BenchmarkRipgrepFromSQLite/lines=1000000/literal", baseline: "BenchmarkBaselineRgPipeline/lines=1000000/literal", maxRatio: 3, slow: true},
@@ -112,6 +116,15 @@ func printTable(w io.Writer, figs []figure, res map[string]result) error {
 			if bok && v > 0 {
 				baseline = fmt.Sprintf("%.0f %s", base.metrics[f.metric], f.metric)
 				cost = base.metrics[f.metric] / v
+				if f.maxMetric > 0 {
+					cost = v / base.metrics[f.metric]
+				}
+			}
+			if f.maxMetric > 0 {
+				budget = fmt.Sprintf("<= %.0f %s", f.maxMetric, f.metric)
+				if v > f.maxMetric {
+					verdict = "OVER BUDGET"
+				}
 			}
 			if f.minMetric > 0 {
 				budget = fmt.Sprintf(">= %.0f %s", f.minMetric, f.metric)

@@ -4,10 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,6 +13,7 @@ import (
 	_ "modernc.org/sqlite" // the baseline talks to SQLite through database/sql
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
@@ -126,12 +125,7 @@ func BenchmarkColdStart(b *testing.B) {
 
 func buildBinary(b *testing.B) string {
 	b.Helper()
-	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	bin, err := e2e.Build(b.TempDir())
 	require.NoError(b, err)
-	bin := filepath.Join(b.TempDir(), "mcp-sqlite-memory")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/mcp-sqlite-memory")
-	cmd.Dir = strings.TrimSpace(string(root))
-	cmd.Stderr = os.Stderr
-	require.NoError(b, cmd.Run())
 	return bin
 }

@@ -1,9 +1,7 @@
 package e2e_test
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -12,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
 // bombTimeout is the per-call deadline the resource tests run the server
@@ -38,40 +38,12 @@ const (
 	tooBig   = "string or blob too big"
 )
 
-// memory is a process's resident set now and at its peak, in kB.
-type memory struct{ rss, hwm int }
-
-// memoryOf reads VmRSS and VmHWM from /proc/<pid>/status.
-func memoryOf(t *testing.T, pid int) memory {
+// memoryOf reads the server's resident set now and at its peak.
+func memoryOf(t *testing.T, pid int) e2e.Memory {
 	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	m, err := e2e.ReadMemory(pid)
 	require.NoError(t, err)
-	defer f.Close()
-	var m memory
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), ":")
-		if !ok || (name != "VmRSS" && name != "VmHWM") {
-			continue
-		}
-		kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(value), " kB"))
-		require.NoError(t, err, "%s: %q", name, value)
-		if name == "VmRSS" {
-			m.rss = kb
-		} else {
-			m.hwm = kb
-		}
-	}
-	require.NoError(t, sc.Err())
-	require.NotZero(t, m.rss, "no VmRSS in /proc/%d/status", pid)
 	return m
-}
-
-// resetPeak asks Linux to restart VmHWM from the current RSS (writing 5 to
-// clear_refs), so each bomb's own peak can be read. It reports whether the
-// kernel allowed it; if not, VmHWM stays the peak since start.
-func resetPeak(pid int) bool {
-	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0) == nil
 }
 
 // bomb is one call meant to exhaust time or memory.
@@ -176,12 +148,12 @@ func TestResourceBombs(t *testing.T) {
 	mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE w (b)"})
 	if measure {
 		start := memoryOf(t, pid)
-		t.Logf("server at rest: VmRSS %d kB, VmHWM %d kB", start.rss, start.hwm)
+		t.Logf("server at rest: VmRSS %d kB, VmHWM %d kB", start.RSS, start.Peak)
 	}
 	perBomb, peak := true, 0
 	for _, b := range resourceBombs() {
 		if measure {
-			perBomb = perBomb && resetPeak(pid)
+			perBomb = perBomb && e2e.ResetPeak(pid)
 		}
 		began := time.Now()
 		out, isErr, err := call(cs, b.tool, b.args)
@@ -191,13 +163,13 @@ func TestResourceBombs(t *testing.T) {
 		assert.Equal(t, b.fails, isErr, "%s: tool error?\n%s", b.name, abbreviate(out))
 		assert.Contains(t, out, b.want, "%s", b.name)
 		assert.Less(t, len(out), 64<<10, "%s: the answer itself is capped", b.name)
-		var m memory
+		var m e2e.Memory
 		if measure {
 			m = memoryOf(t, pid)
-			peak = max(peak, m.hwm)
-			assert.Less(t, m.hwm, rssBudgetKB, "%s: peak RSS", b.name)
+			peak = max(peak, m.Peak)
+			assert.Less(t, m.Peak, rssBudgetKB, "%s: peak RSS", b.name)
 		}
-		t.Logf("%-36s %6v  peak %6d kB  now %6d kB  %s", b.name, took.Round(time.Millisecond), m.hwm, m.rss, abbreviate(firstLine(out)))
+		t.Logf("%-36s %6v  peak %6d kB  now %6d kB  %s", b.name, took.Round(time.Millisecond), m.Peak, m.RSS, abbreviate(firstLine(out)))
 		assert.Equal(t, "1\n1\n# 1 rows", mustCall(t, cs, "read_query", map[string]any{"query": "SELECT 1"}), "%s: the next call works", b.name)
 	}
 	if !measure {
@@ -208,8 +180,8 @@ func TestResourceBombs(t *testing.T) {
 		t.Log("the kernel refused to reset VmHWM; each peak above is the peak since start")
 	}
 	m := memoryOf(t, pid)
-	peak = max(peak, m.hwm)
-	t.Logf("server at the end: VmRSS %d kB; peak over all bombs %d kB", m.rss, peak)
+	peak = max(peak, m.Peak)
+	t.Logf("server at the end: VmRSS %d kB; peak over all bombs %d kB", m.RSS, peak)
 	assert.Less(t, peak, rssBudgetKB, "peak RSS over the whole run")
 }
 
