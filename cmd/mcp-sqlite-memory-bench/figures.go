@@ -45,7 +45,7 @@ type figure struct {
 	// absolute floor on metric; maxMetric an absolute ceiling on a metric
 	// where lower is better (memory), which also turns the ratio around.
 	maxMS, minMetric, maxMetric float64
-	slow             bool
+	slow                        bool
 }
 
 func figures(short bool) []figure {
