@@ -25,6 +25,9 @@ type Limits struct {
 	SearchCandidates int
 	// Snapshots is how many snapshots to keep; 0 turns them off.
 	Snapshots int
+	// MaxRequestBytes caps one inbound JSON-RPC message. A larger one is
+	// refused unread: decoding a message costs many times its size.
+	MaxRequestBytes int
 }
 
 // DefaultLimits returns the reference server's defaults.
@@ -38,6 +41,7 @@ func DefaultLimits() Limits {
 		MaxUpdateRows:    500,
 		SearchCandidates: 5000,
 		Snapshots:        5,
+		MaxRequestBytes:  1 << 20,
 	}
 }
 
@@ -57,6 +61,7 @@ func (l Limits) Validate() error {
 		{"max_cell_chars", l.MaxCellChars},
 		{"max_update_rows", l.MaxUpdateRows},
 		{"search_candidates", l.SearchCandidates},
+		{"max_request_bytes", l.MaxRequestBytes},
 	} {
 		if f.v <= 0 {
 			return Errorf(ErrInvalidArgument, "%s must be positive, got %d", f.name, f.v)
@@ -87,6 +92,6 @@ func CheckLimit(name string, v, max int) error {
 
 // String describes the limits for the startup log.
 func (l Limits) String() string {
-	return fmt.Sprintf("timeout=%ss default_limit=%d max_rows=%d max_result_bytes=%d max_cell_chars=%d max_update_rows=%d search_candidates=%d snapshots=%d",
-		FormatSeconds(l.QueryTimeout), l.DefaultLimit, l.MaxRows, l.MaxResultBytes, l.MaxCellChars, l.MaxUpdateRows, l.SearchCandidates, l.Snapshots)
+	return fmt.Sprintf("timeout=%ss default_limit=%d max_rows=%d max_result_bytes=%d max_cell_chars=%d max_update_rows=%d search_candidates=%d snapshots=%d max_request_bytes=%d",
+		FormatSeconds(l.QueryTimeout), l.DefaultLimit, l.MaxRows, l.MaxResultBytes, l.MaxCellChars, l.MaxUpdateRows, l.SearchCandidates, l.Snapshots, l.MaxRequestBytes)
 }

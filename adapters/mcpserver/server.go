@@ -33,8 +33,11 @@ type Options struct {
 	// Memory offers verify_chain and get_resume_context in read-only mode
 	// (the memory tables exist).
 	Memory bool
-	// Logger receives protocol-level logs; nil discards.
+	// Logger receives the SDK's protocol-level logs; nil discards.
 	Logger *slog.Logger
+	// Log receives the server's own warnings, such as inbound frames it
+	// refused; nil discards.
+	Log *slog.Logger
 }
 
 // Server is the SDK's server with the tools registered, plus a way to cancel
@@ -42,6 +45,8 @@ type Options struct {
 // running handlers, and a query may run until its timeout.
 type Server struct {
 	*mcp.Server
+	tools    ports.Tools
+	opts     Options
 	done     chan struct{}
 	shutdown sync.Once
 }
@@ -51,12 +56,17 @@ func New(tools ports.Tools, o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
 	s := &Server{
 		Server: mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, &mcp.ServerOptions{
 			Instructions: instructions(o.ReadOnly),
 			Logger:       o.Logger,
 		}),
-		done: make(chan struct{}),
+		tools: tools,
+		opts:  o,
+		done:  make(chan struct{}),
 	}
 	register(s, tools, o)
 	return s
@@ -177,11 +187,22 @@ func result(out string, err error) *mcp.CallToolResult {
 }
 
 // Serve runs the server on stdin and stdout until the client disconnects or
-// ctx ends; when ctx ends, calls in flight are cancelled.
+// ctx ends; when ctx ends, calls in flight are cancelled. Inbound frames
+// pass a guard first (see frameGuard): a line that is not a JSON-RPC
+// message, or one over Limits.MaxRequestBytes, is answered and skipped
+// instead of ending the session.
 func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	stop := context.AfterFunc(ctx, s.Shutdown)
 	defer stop()
-	err := s.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	w := &lockedWriter{w: out}
+	max := s.opts.Limits.MaxRequestBytes
+	if max <= 0 {
+		max = domain.DefaultLimits().MaxRequestBytes
+	}
+	guard := newFrameGuard(in, w, max, s.answer, s.opts.Log)
+	// The guard already bounds every frame; the SDK's own cap would end the
+	// session instead.
+	err := s.Run(ctx, &mcp.IOTransport{Reader: guard, Writer: w, MaxLineLength: -1})
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil
 	}

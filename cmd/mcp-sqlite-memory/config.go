@@ -36,6 +36,7 @@ const (
 	envVerbose          = "MCP_SQLITE_VERBOSE"
 	envReadOnly         = "MCP_SQLITE_READ_ONLY"
 	envAuditDB          = "MCP_SQLITE_AUDIT_DB"
+	envMaxRequestBytes  = "MCP_SQLITE_MAX_REQUEST_BYTES"
 )
 
 // Config is everything the command line and environment decide.
@@ -112,7 +113,7 @@ type settings struct {
 	defaultLimit, maxRows           rawValue
 	maxResultBytes, maxCellChars    rawValue
 	maxUpdateRows, searchCandidates rawValue
-	snapshots                       rawValue
+	snapshots, maxRequestBytes      rawValue
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -131,6 +132,7 @@ func (s *settings) ints(l *domain.Limits) []struct {
 		{&s.maxUpdateRows, &l.MaxUpdateRows},
 		{&s.searchCandidates, &l.SearchCandidates},
 		{&s.snapshots, &l.Snapshots},
+		{&s.maxRequestBytes, &l.MaxRequestBytes},
 	}
 }
 
@@ -157,6 +159,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 		{&s.maxUpdateRows, "max-update-rows", envMaxUpdateRows},
 		{&s.searchCandidates, "search-candidates", envSearchCandidates},
 		{&s.snapshots, "snapshots", envSnapshots},
+		{&s.maxRequestBytes, "max-request-bytes", envMaxRequestBytes},
 	} {
 		n.v.flag = n.flag
 		if t := getenv(n.env); t != "" {
@@ -378,6 +381,9 @@ wins over its variable, and an empty variable counts as unset.
                             %[21]s
   --rg PATH                 ripgrep binary for search_text (default: rg on PATH)
                             %[22]s
+  --max-request-bytes N     largest inbound MCP message; a larger one is refused
+                            unread, as a tool error (default %[24]d)
+                            %[25]s
   -v, --verbose             debug logging on stderr
                             %[23]s=1
   --version                 print the version and exit
@@ -389,5 +395,6 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,
 		d.MaxUpdateRows, envMaxUpdateRows, d.SearchCandidates, envSearchCandidates,
-		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose)
+		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose,
+		d.MaxRequestBytes, envMaxRequestBytes)
 }

@@ -69,6 +69,7 @@ func TestParseConfigFromEnvironment(t *testing.T) {
 		envVerbose:          "yes",
 		envReadOnly:         "TRUE",
 		envAuditDB:          "/data/audit.db",
+		envMaxRequestBytes:  "65536",
 	})
 	got, err := parseConfig(nil, env)
 	require.NoError(t, err)
@@ -76,7 +77,7 @@ func TestParseConfigFromEnvironment(t *testing.T) {
 		DBPath: "/data/env.db",
 		Limits: domain.Limits{
 			QueryTimeout: 2500 * time.Millisecond, DefaultLimit: 20, MaxRows: 200, MaxResultBytes: 4096,
-			MaxCellChars: 80, MaxUpdateRows: 7, SearchCandidates: 900, Snapshots: 0,
+			MaxCellChars: 80, MaxUpdateRows: 7, SearchCandidates: 900, Snapshots: 0, MaxRequestBytes: 65536,
 		},
 		SnapshotDir: "/backups",
 		RGPath:      "/opt/rg",
@@ -92,13 +93,14 @@ func TestParseConfigFlagsOverrideEnvironment(t *testing.T) {
 		envDB: "/data/env.db", envQueryTimeout: "2.5", envDefaultLimit: "20", envMaxRows: "200",
 		envMaxResultBytes: "4096", envMaxCellChars: "80", envMaxUpdateRows: "7", envSearchCandidates: "900",
 		envSnapshots: "0", envSnapshotDir: "/backups", envRG: "/opt/rg", envVerbose: "1", envReadOnly: "1",
-		envAuditDB: "/data/audit.db",
+		envAuditDB: "/data/audit.db", envMaxRequestBytes: "65536",
 	})
 	args := []string{
 		"--db", "/data/flag.db", "--query-timeout", "0.25", "--default-limit", "3", "--max-rows", "30",
 		"--max-result-bytes", "300", "--max-cell-chars", "10", "--max-update-rows", "1",
 		"--search-candidates", "40", "--snapshots", "9", "--snapshot-dir", "/snaps", "--rg", "/bin/rg",
 		"--verbose=false", "--read-only=false", "--audit-db", "/data/other-audit.db",
+		"--max-request-bytes", "4096",
 	}
 	got, err := parseConfig(args, env)
 	require.NoError(t, err)
@@ -106,7 +108,7 @@ func TestParseConfigFlagsOverrideEnvironment(t *testing.T) {
 		DBPath: "/data/flag.db",
 		Limits: domain.Limits{
 			QueryTimeout: 250 * time.Millisecond, DefaultLimit: 3, MaxRows: 30, MaxResultBytes: 300,
-			MaxCellChars: 10, MaxUpdateRows: 1, SearchCandidates: 40, Snapshots: 9,
+			MaxCellChars: 10, MaxUpdateRows: 1, SearchCandidates: 40, Snapshots: 9, MaxRequestBytes: 4096,
 		},
 		SnapshotDir: "/snaps",
 		RGPath:      "/bin/rg",

@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if cfg.Verbose {
 		sdkLog = log
 	}
-	server := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: sdkLog})
+	server := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: sdkLog, Log: log})
 
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())

@@ -65,13 +65,15 @@ func TestTransport(t *testing.T, connect func(t *testing.T) *mcp.ClientSession) 
 		t.Parallel()
 		testTextRoundTrip(t, connect(t))
 	})
-	t.Run("a megabyte argument arrives whole", func(t *testing.T) {
+	t.Run("an argument just under the 1 MiB request cap arrives whole", func(t *testing.T) {
 		t.Parallel()
 		cs := connect(t)
-		big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB on one JSON-RPC line
+		// 1 MiB less 8 KiB on one JSON-RPC line: the stdio server's
+		// default --max-request-bytes leaves room for the envelope.
+		big := strings.Repeat("0123456789abcdef", 1<<16-512)
 		mustTransportCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE big (v TEXT)"})
 		mustTransportCall(t, cs, "write_query", map[string]any{"query": "INSERT INTO big VALUES ('" + big + "')"})
-		assert.Equal(t, "len,tail\n1048576,cdef\n# 1 rows",
+		assert.Equal(t, "len,tail\n1040384,cdef\n# 1 rows",
 			mustTransportCall(t, cs, "read_query", map[string]any{"query": "SELECT length(v) AS len, substr(v, -4) AS tail FROM big"}))
 	})
 	t.Run("a full-size result arrives whole", func(t *testing.T) {

@@ -126,9 +126,12 @@ func resourceBombs() []bomb {
 			"name": "bomb_view", "select_sql": "SELECT a.x AS ax, b.x AS bx, d.x AS dx FROM c a, c b, c d"}, want: "bomb_view"},
 		readBomb("count the view", "SELECT count(*) FROM bomb_view", true, timedOut),
 		// Memory tools and search over huge values.
-		{name: "append a 4 MB event", tool: "append_event", args: map[string]any{"content": strings.Repeat("e", 4<<20)}, want: "appended"},
+		// An argument is refused unread above --max-request-bytes (1 MiB):
+		// decoding JSON costs many times its size.
+		{name: "append a 4 MB event", tool: "append_event", args: map[string]any{"content": strings.Repeat("e", 4<<20)}, fails: true, want: "over the server's limit of 1048576 bytes"},
+		{name: "append a 1 MB event", tool: "append_event", args: map[string]any{"content": strings.Repeat("e", 1000000)}, want: "appended"},
 		{name: "search a max-size value", tool: "search_text", args: map[string]any{"table": "w", "pattern": "w{10}$"}, want: "matching values"},
-		{name: "search a 4 MB event", tool: "search_text", args: map[string]any{"table": "memory_events", "pattern": "e$"}, want: "matching values"},
+		{name: "search a 1 MB event", tool: "search_text", args: map[string]any{"table": "memory_events", "pattern": "e$"}, want: "matching values"},
 		{name: "search under a billion-row WHERE", tool: "search_text", args: map[string]any{
 			"table": "w", "pattern": "x", "where": "(SELECT count(*) FROM c a, c b, c d) > 0"}, fails: true, want: timedOut},
 	}
