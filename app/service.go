@@ -78,7 +78,7 @@ func (sp *span) setRows(n int64)   { sp.rows = &n }
 // run wraps one tool call: it arms the call's deadline, runs fn and writes
 // the audit row afterwards on its own connection, failures included.
 func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
-	s.Flush()
+	s.awaitAudit(auditWait)
 	start := s.d.Clock.Now()
 	sp := &span{}
 	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout)
@@ -128,6 +128,26 @@ func (s *Service) record(ctx context.Context, tool string, start time.Time, sp *
 			s.log.Warn("could not write the query_log entry", "tool", tool, "err", werr)
 		}
 	}()
+}
+
+// auditWait bounds how long a call waits for the audit rows of earlier
+// calls. Normally they take milliseconds; when another program holds the
+// write lock, a row waits out the busy timeout, and without a bound every
+// later call, reads included, would wait that long too. Rows still reach
+// query_log in call order.
+const auditWait = time.Second
+
+// awaitAudit waits until every audit row queued so far is written, or d.
+func (s *Service) awaitAudit(d time.Duration) {
+	s.auditMu.Lock()
+	last := s.last
+	s.auditMu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-last:
+	case <-t.C:
+	}
 }
 
 // Flush waits until every audit row queued so far is written. Call it

@@ -31,6 +31,10 @@ var (
 	ErrSearch = errors.New("search failed")
 	// ErrUnavailable means a capability is switched off or missing.
 	ErrUnavailable = errors.New("unavailable")
+	// ErrBusy means another connection (another program, or another server
+	// process) held the database's write lock for longer than the call
+	// could wait; nothing was changed and the call may be retried.
+	ErrBusy = errors.New("database busy")
 )
 
 // Error is a failure whose Message is safe to show to the agent verbatim:

@@ -104,14 +104,30 @@ func (s *Snapshotter) backup(ctx context.Context, tmp string) error {
 		if err != nil {
 			return s.fail("copying " + base + " failed: " + s.reason(err))
 		}
-		mode, err := rollbackJournal(context.WithoutCancel(ctx), dst)
+		// A copy of a damaged database must not pass for a good snapshot
+		// (rotation would then delete the good ones), nor let the
+		// destructive statement it guards run on a damaged file.
+		check, err := pragmaText(ctx, dst, "PRAGMA quick_check(1)")
+		if isCorrupt(err) {
+			check, err = err.Error(), nil
+		}
+		if err == nil && check != "ok" {
+			_ = dst.Close()
+			return s.fail("the database " + base + " is damaged (SQLite's quick_check: " + s.reason(errors.New(check)) +
+				"); no snapshot was written and the older ones were kept. Restore the newest snapshot, or save what is left with the sqlite3 shell's .recover")
+		}
+		if err != nil {
+			_ = dst.Close()
+			return s.fail("cannot check the snapshot file: " + s.reason(err))
+		}
+		mode, err := pragmaText(context.WithoutCancel(ctx), dst, "PRAGMA journal_mode=DELETE")
 		if cerr := dst.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
 		if err != nil {
 			return s.fail("cannot finish the snapshot file: " + s.reason(err))
 		}
-		if mode != "delete" {
+		if mode = strings.ToLower(mode); mode != "delete" {
 			return s.fail("cannot finish the snapshot file: its journal mode stayed " + mode)
 		}
 		return nil
@@ -139,15 +155,16 @@ func stepAll(ctx context.Context, bk *sqlite.Backup) error {
 	}
 }
 
-// rollbackJournal switches the finished copy out of WAL mode (a backup
-// copies the source's header, WAL flag included) and returns the journal
-// mode SQLite reports afterwards.
-func rollbackJournal(ctx context.Context, dst driver.Conn) (string, error) {
+// pragmaText runs a PRAGMA on the copy and returns its first answer. The
+// copy is switched out of WAL mode with `PRAGMA journal_mode=DELETE` (a
+// backup copies the source's header, WAL flag included), so it is a single
+// self-contained file.
+func pragmaText(ctx context.Context, dst driver.Conn, pragma string) (string, error) {
 	q, ok := dst.(driver.QueryerContext)
 	if !ok {
 		return "", errors.New("the SQLite driver cannot run a query on the snapshot")
 	}
-	rows, err := q.QueryContext(ctx, "PRAGMA journal_mode=DELETE", nil)
+	rows, err := q.QueryContext(ctx, pragma, nil)
 	if err != nil {
 		return "", err
 	}
@@ -156,8 +173,8 @@ func rollbackJournal(ctx context.Context, dst driver.Conn) (string, error) {
 	if err := rows.Next(vals); err != nil {
 		return "", err
 	}
-	mode, _ := vals[0].(string)
-	return strings.ToLower(mode), nil
+	text, _ := vals[0].(string)
+	return text, nil
 }
 
 // isBusy reports whether err is SQLite's "database is locked" in any form.
@@ -168,6 +185,17 @@ func isBusy(err error) bool {
 	}
 	code := se.Code() & 0xff
 	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+}
+
+// isCorrupt reports whether err is SQLite's "database disk image is
+// malformed" or "file is not a database".
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.Code() & 0xff
+	return code == sqlite3.SQLITE_CORRUPT || code == sqlite3.SQLITE_NOTADB
 }
 
 // reason is an error's text fit for the agent: SQLite's own message, with the

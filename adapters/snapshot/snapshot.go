@@ -99,6 +99,9 @@ func (s *Snapshotter) Snapshot(ctx context.Context, reason string) (string, erro
 	start := time.Now()
 	at := s.clock.Now()
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		if info, serr := os.Stat(s.dir); serr == nil && !info.IsDir() {
+			return "", s.fail("the snapshot folder " + s.dir + " is a file, not a folder; it was left as it is")
+		}
 		return "", s.fail("cannot create the snapshot folder " + s.dir + ": " + osReason(err))
 	}
 	tmp, err := s.copyToTemp(ctx, domain.SnapshotName(s.stem, at, 0))

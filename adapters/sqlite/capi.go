@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"encoding/binary"
+	"time"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -202,6 +203,13 @@ func interrupt(db uintptr) {
 	tls := libc.NewTLS()
 	lib.Xsqlite3_interrupt(tls, db)
 	tls.Close()
+}
+
+// setBusyTimeout sets how long SQLite waits for a lock another connection
+// holds. sqlite3_interrupt does not end that wait, so a call's deadline
+// must be applied to it this way.
+func (h handle) setBusyTimeout(d time.Duration) {
+	lib.Xsqlite3_busy_timeout(h.tls, h.db, int32(max(d, 0).Milliseconds()))
 }
 
 // limit sets one of SQLite's run-time limits.

@@ -27,7 +27,7 @@ func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return s.connError(ctx, err)
+		return s.lockError(ctx, err)
 	}
 	if err := fn(conn); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -141,8 +142,17 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 	var res domain.WriteResult
 	err := s.withAgent(ctx, req.Tier, func(c *call) error {
 		c.suspended = true
-		if err := c.h.exec("BEGIN IMMEDIATE"); err != nil {
-			return err
+		// Waiting for another writer's lock ends with the call's deadline
+		// (the interrupt that enforces it cannot end that wait).
+		wait := busyTimeout
+		if dl, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(dl))
+		}
+		c.h.setBusyTimeout(wait)
+		err := c.h.exec("BEGIN IMMEDIATE")
+		c.h.setBusyTimeout(busyTimeout)
+		if err != nil {
+			return s.lockError(ctx, err)
 		}
 		c.suspended = false
 		st, err := c.compileOne(req.SQL)

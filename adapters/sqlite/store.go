@@ -164,6 +164,8 @@ func (s *Store) check(ctx context.Context) error {
 		return fmt.Errorf("%s is not a SQLite database (%s); point --db at a SQLite file, or at a new path to start an empty one", s.name, s.scrub(err.Error()))
 	case s.opts.ReadOnly:
 		return fmt.Errorf("cannot read %s in read-only mode: %s", s.name, s.explainReadOnly(err))
+	case errors.As(err, &se) && se.Code()&0xff == lib.SQLITE_CORRUPT:
+		return fmt.Errorf("%s is not a usable SQLite database: %s; the server left it as it is. %s", s.name, s.scrub(err.Error()), damagedHint(s.name))
 	}
 	return fmt.Errorf("%s is not a usable SQLite database: %s", s.name, s.scrub(err.Error()))
 }

@@ -89,7 +89,14 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 			deps.Audit = audit
 		}
 	} else {
-		deps.Snapshots = snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir, Keep: cfg.Limits.Snapshots, Clock: clock, Logger: log})
+		snaps := snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir, Keep: cfg.Limits.Snapshots, Clock: clock, Logger: log})
+		if info, err := os.Stat(snaps.Dir()); cfg.Limits.Snapshots > 0 && err == nil && !info.IsDir() {
+			// Not fatal: every other tool works; destructive_query and
+			// snapshot fail closed, naming the setting, until it is fixed.
+			log.Warn("the snapshot folder is a file, not a folder: destructive_query and snapshot will fail until "+
+				"--snapshot-dir ("+envSnapshotDir+") names a folder or the file is moved away", "path", snaps.Dir())
+		}
+		deps.Snapshots = snaps
 	}
 	svc := app.New(deps, app.Options{Limits: cfg.Limits, Session: session, Logger: log})
 	defer svc.Flush()       // before the stores close: deferred calls run last-in first-out
