@@ -3,7 +3,9 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,7 +38,11 @@ func TestFaultSnapshotFolderIsAFile(t *testing.T) {
 			}
 			p := start(t, db, args...)
 			cs := p.Session
-			assert.Contains(t, p.Stderr.String(), "the snapshot folder is a file, not a folder")
+			// stderr is copied from a pipe by a goroutine: the warning may
+			// land a moment after the handshake.
+			assert.Eventually(t, func() bool {
+				return strings.Contains(p.Stderr.String(), "the snapshot folder is a file, not a folder")
+			}, 5*time.Second, 10*time.Millisecond, "startup warning; stderr: %s", p.Stderr)
 			assert.Contains(t, p.Stderr.String(), "--snapshot-dir (MCP_SQLITE_SNAPSHOT_DIR)")
 
 			mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)"})
