@@ -46,7 +46,13 @@ func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix str
 // snapshot. The statement is compiled first, so a syntax, policy or
 // missing-object error costs no snapshot; if the snapshot cannot be written
 // the statement does not run.
+//
+// The snapshot is the server's own work, as long as the file is big, not the
+// agent's: it is not cut short by the query deadline (a large database
+// could then never be changed), only by the client cancelling or the server
+// shutting down. The statement then runs under a full deadline of its own.
 func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (string, error) {
+	call := ctx
 	return s.run(ctx, "destructive_query", func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(query)
 		reason = domain.StripSpace(reason)
@@ -59,10 +65,12 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		if _, err := s.d.Statements.Compile(ctx, domain.TierDestructive, query); err != nil {
 			return "", err
 		}
-		path, err := s.snapshot(ctx, "destructive_query: "+reason)
+		path, err := s.snapshot(call, "destructive_query: "+reason)
 		if err != nil {
 			return "", domain.Errorf(domain.ErrSnapshot, "%s; the statement was not run. Fix the snapshot folder (--snapshot-dir) or start the server with --snapshots 0 to run without snapshots", err.Error())
 		}
+		ctx, cancel := context.WithTimeout(call, s.limits.QueryTimeout)
+		defer cancel()
 		suffix := "; snapshots are disabled"
 		var snap any
 		if path != "" {
@@ -88,10 +96,12 @@ func (s *Service) snapshot(ctx context.Context, reason string) (string, error) {
 }
 
 // Snapshot writes a snapshot on demand.
+// Like destructive_query's, it is not cut short by the query deadline.
 func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
-	return s.run(ctx, "snapshot", func(ctx context.Context, sp *span) (string, error) {
+	call := ctx
+	return s.run(ctx, "snapshot", func(_ context.Context, sp *span) (string, error) {
 		sp.setQuery(reason)
-		path, err := s.snapshot(ctx, reason)
+		path, err := s.snapshot(call, reason)
 		if err != nil {
 			return "", err
 		}

@@ -106,9 +106,13 @@ func TestFaultKillDuringWriteTransaction(t *testing.T) {
 func seedBig(t *testing.T, cs *mcp.ClientSession, mib int) {
 	t.Helper()
 	mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE blobs (id INTEGER PRIMARY KEY, b BLOB)"})
-	mustCall(t, cs, "write_query", map[string]any{"query": fmt.Sprintf(
-		"WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < %d) "+
-			"INSERT INTO blobs (b) SELECT randomblob(1048576) FROM c", mib)})
+	// Ten megabytes per call, so that no call comes near the deadline on
+	// a busy machine.
+	for left := mib; left > 0; left -= 10 {
+		mustCall(t, cs, "write_query", map[string]any{"query": fmt.Sprintf(
+			"WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < %d) "+
+				"INSERT INTO blobs (b) SELECT randomblob(1048576) FROM c", min(left, 10))})
+	}
 }
 
 // bigIntegrityCheck is [integrityCheck] for files of many megabytes: it asks

@@ -38,6 +38,9 @@ type Config struct {
 	Audit ports.AuditSink
 	// SnapshotDir overrides the snapshot folder.
 	SnapshotDir string
+	// WrapSnapshots, if set, wraps the real snapshotter (to slow it down,
+	// say).
+	WrapSnapshots func(ports.Snapshotter) ports.Snapshotter
 }
 
 // Env is one running server and a client connected to it.
@@ -93,6 +96,9 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 		deps.Audit = discard{}
 	} else {
 		deps.Snapshots = snapshot.New(env.DBPath, snapshot.Options{Dir: c.SnapshotDir, Keep: c.Limits.Snapshots, Clock: c.Clock})
+		if c.WrapSnapshots != nil {
+			deps.Snapshots = c.WrapSnapshots(deps.Snapshots)
+		}
 	}
 	if c.Audit != nil {
 		deps.Audit = c.Audit
