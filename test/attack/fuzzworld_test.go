@@ -45,6 +45,9 @@ type fuzzWorld struct {
 	// a fresh server's pooled connections.
 	base      snapshot
 	baseConns []string
+	// next is the state the last input left; used says an input ran.
+	next *snapshot
+	used bool
 }
 
 var (
