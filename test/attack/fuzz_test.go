@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,9 +42,10 @@ import (
 //
 // The seeds are the attack corpus, the legitimate reads, the SQL of the
 // argument tricks and of the read-only corpus, plus a few more; `go test`
-// runs them as ordinary cases.
+// runs them as ordinary cases. Under the race detector, outside fuzzing,
+// only a fixed sample of them runs (see seedSample).
 func FuzzPolicy(f *testing.F) {
-	for _, s := range fuzzSeeds(f) {
+	for _, s := range seedSample(fuzzSeeds(f)) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, query string) {
@@ -55,8 +57,9 @@ func FuzzPolicy(f *testing.F) {
 			state = w.try(t, tier, q, state, i == len(allTiers)-1)
 		}
 		assert.Equal(t, w.baseConns, connState(t, w.env.Store), "the pooled connections changed state")
-		// query_log grows by four rows an input, and every check dumps it.
-		if t.Failed() || len(state.Log) > len(w.base.Log)+maxLogGrowth {
+		// query_log grows by four rows an input, each holding the input,
+		// and every check dumps it.
+		if t.Failed() || logGrowth(w.base.Log, state.Log) > maxLogGrowth {
 			w.restore(t)
 			state = w.in.snapshot(t)
 		}
@@ -70,9 +73,37 @@ func FuzzPolicy(f *testing.F) {
 	})
 }
 
-// maxLogGrowth is how many audit rows the world's query_log may gain
-// before it is put back to the template's.
-const maxLogGrowth = 100
+// maxLogGrowth is how many bytes of audit rows the world's query_log may
+// gain before it is put back to the template's.
+const maxLogGrowth = 32 << 10
+
+// logGrowth is the size of the rows after has beyond base.
+func logGrowth(base, after []string) int {
+	n := 0
+	for _, r := range after[min(len(base), len(after)):] {
+		n += len(r)
+	}
+	return n
+}
+
+// raceSeeds is how many seeds run under the race detector outside fuzzing.
+// Every seed runs in the plain `go test` run and at the start of every
+// fuzzing run; with the race detector one input costs about a second, and
+// the attack corpus itself already runs in every tier in TestAttackCorpus.
+const raceSeeds = 40
+
+// seedSample returns seeds, or under the race detector outside fuzzing an
+// evenly spread, fixed sample of raceSeeds of them.
+func seedSample(seeds []string) []string {
+	if fl := flag.Lookup("test.fuzz"); !raceEnabled || (fl != nil && fl.Value.String() != "") {
+		return seeds
+	}
+	var out []string
+	for i := 0; i < len(seeds); i += max(1, len(seeds)/raceSeeds) {
+		out = append(out, seeds[i])
+	}
+	return out
+}
 
 // start returns the state the previous input left, which its last check
 // dumped. When there is none (the first input, or one that stopped
