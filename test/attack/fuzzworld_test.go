@@ -9,11 +9,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
@@ -223,4 +225,32 @@ func (l *logRecorder) take() []string {
 	out := l.msgs
 	l.msgs = nil
 	return out
+}
+
+// TestFuzzChecksReadTheDump proves FuzzPolicy's own checks are not empty:
+// they find the server's schema entries and the audit row's fields in a real
+// dump, and count a changed row.
+func TestFuzzChecksReadTheDump(t *testing.T) {
+	base := baselineSnapshot(t)
+	server := serverSchema(base)
+	var names []string
+	for _, r := range server {
+		names = append(names, dumpValues(r, 3)[2])
+	}
+	assert.Contains(t, names, "query_log", "the server's tables are found")
+	assert.Contains(t, names, "query_errors", "the server's view is found")
+	assert.Less(t, len(server), len(base.Tables["sqlite_schema"]), "user objects are not server objects")
+
+	last := dumpValues(base.Log[len(base.Log)-1], 9)
+	require.Len(t, last, 9)
+	assert.Equal(t, []string{"read_query", "SELECT * FROM nope", "0"}, []string{last[4], last[5], last[6]})
+	assert.Contains(t, last[8], "no such table", "the audit row's error")
+
+	bulk := base.Tables["bulk"]
+	require.Len(t, bulk, 60)
+	after := slices.Clone(bulk)
+	after[3] += "x"
+	assert.Equal(t, []string{bulk[3]}, removed(bulk, after), "one changed row")
+	assert.Len(t, removed(bulk, nil), 60, "every row deleted")
+	assert.Empty(t, removed(bulk, append(after, bulk[3])), "only added rows")
 }
