@@ -5,7 +5,6 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,26 +13,16 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
-// nobody is the unprivileged user the server runs as when the tests run as
-// root: permission bits do not bind root (test/readonly does the same).
-const nobody = 65534
-
 // startUnprivileged starts the binary on db (in a folder of its own) as a
-// user the permission bits bind: nobody when the test runs as root (as in
-// CI), else the test's own user. It makes the binary and the folders on the
-// way to db reachable, and db's folder writable, for that user.
+// user the permission bits bind (see [e2e.Unprivileged]), with db's folder
+// writable for that user.
 func startUnprivileged(t *testing.T, db string, args ...string) *e2e.Process {
 	t.Helper()
 	cmd := e2e.Command(bin, append([]string{"--db", db}, args...)...)
 	dir := filepath.Dir(db)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	if os.Geteuid() == 0 {
-		// t.TempDir and the binary's build folder are private (0700) to root.
-		for _, d := range []string{filepath.Dir(bin), filepath.Dir(filepath.Dir(dir)), filepath.Dir(dir)} {
-			require.NoError(t, os.Chmod(d, 0o755))
-		}
-		require.NoError(t, os.Chown(dir, nobody, nobody))
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}}
+	if e2e.Unprivileged(t, cmd, dir) {
+		require.NoError(t, os.Chown(dir, e2e.Nobody, e2e.Nobody))
 	}
 	return e2e.Start(t, cmd)
 }

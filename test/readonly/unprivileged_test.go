@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,27 +15,13 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
-// Permission bits only bind a process that is not root. When the tests run
-// as root (containers, CI), the binary is started as the unprivileged user
-// nobody instead, so that a read-only folder or file really is read-only for
-// the server; otherwise it runs as the test's own user.
-
-const nobody = 65534
-
-// unprivileged returns a command running the binary with args as a user the
-// permission bits bind, making the binary and dir's parent folders reachable
-// for that user.
+// unprivileged returns a command running the binary with args as a user
+// the permission bits bind (see [e2e.Unprivileged]): a read-only folder or
+// file then really is read-only for the server.
 func unprivileged(t *testing.T, dir string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := e2e.Command(bin, args...)
-	if os.Geteuid() != 0 {
-		return cmd
-	}
-	// t.TempDir and the binary's build folder are private (0700) to root.
-	for _, d := range []string{filepath.Dir(bin), filepath.Dir(filepath.Dir(dir)), filepath.Dir(dir)} {
-		require.NoError(t, os.Chmod(d, 0o755))
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}}
+	e2e.Unprivileged(t, cmd, dir)
 	return cmd
 }
 
