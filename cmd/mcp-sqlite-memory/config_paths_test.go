@@ -111,4 +111,3 @@ func TestParseConfigExpandsNamedUserHome(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(me.HomeDir, "memory.db"), got.DBPath)
 }
-
