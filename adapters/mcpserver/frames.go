@@ -9,27 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
-
-// lockedWriter serialises writes to stdout. The SDK writes each message with
-// one Write call; the frame guard writes its own answers between them.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.WriteCloser
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-func (l *lockedWriter) Close() error { return l.w.Close() }
 
 // refusal is the guard's verdict on one inbound frame the SDK must not see.
 type refusal struct {
@@ -57,6 +41,7 @@ type frameGuard struct {
 	max    int
 	answer func(refusal) []byte // the reply line for a refused frame
 	log    *slog.Logger
+	x      *exchange // requests handed on and answered, for a clean end
 
 	line []byte // the frame being handed to the SDK
 	off  int
@@ -64,14 +49,18 @@ type frameGuard struct {
 	err  error // the input's end, returned once the last frame is read
 }
 
-func newFrameGuard(in io.ReadCloser, out io.Writer, max int, answer func(refusal) []byte, log *slog.Logger) *frameGuard {
-	return &frameGuard{r: bufio.NewReaderSize(in, 64<<10), in: in, out: out, max: max, answer: answer, log: log}
+func newFrameGuard(in io.ReadCloser, out io.Writer, max int, answer func(refusal) []byte, log *slog.Logger, x *exchange) *frameGuard {
+	return &frameGuard{r: bufio.NewReaderSize(in, 64<<10), in: in, out: out, max: max, answer: answer, log: log, x: x}
 }
 
-// Read hands the SDK the next accepted frames, newline-terminated.
+// Read hands the SDK the next accepted frames, newline-terminated. At the
+// end of the input it first lets the requests already handed on be
+// answered (the SDK drops them once its input ends), for at most
+// drainWait.
 func (g *frameGuard) Read(p []byte) (int, error) {
 	for g.off >= len(g.line) {
 		if g.err != nil {
+			g.x.drain(drainWait)
 			return 0, g.err
 		}
 		g.line, g.off = g.next(), 0
@@ -111,10 +100,12 @@ func (g *frameGuard) next() []byte {
 		if len(frame) == 0 {
 			continue
 		}
-		if r, ok := check(frame); !ok {
+		r, requests, ok := check(frame)
+		if !ok {
 			g.refuse(r, len(frame))
 			continue
 		}
+		g.x.ask(requests)
 		return append(frame, '\n')
 	}
 	return nil
@@ -154,25 +145,31 @@ func (g *frameGuard) refuse(r refusal, size int) {
 }
 
 // check reports whether frame is a JSON-RPC message (or batch) the SDK can
-// read, and otherwise why not.
-func check(frame []byte) (refusal, bool) {
+// read, and how many requests it holds that await an answer; otherwise why
+// not.
+func check(frame []byte) (refusal, int, bool) {
 	if !json.Valid(frame) {
-		return refusal{code: jsonrpc.CodeParseError, reason: "parse error: the line is not JSON; send one JSON-RPC message per line"}, false
+		return refusal{code: jsonrpc.CodeParseError, reason: "parse error: the line is not JSON; send one JSON-RPC message per line"}, 0, false
 	}
 	msgs := []json.RawMessage{frame}
 	if frame[0] == '[' {
 		if err := json.Unmarshal(frame, &msgs); err != nil || len(msgs) == 0 {
-			return refusal{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: an empty or malformed batch"}, false
+			return refusal{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: an empty or malformed batch"}, 0, false
 		}
 	}
+	requests := 0
 	for _, m := range msgs {
-		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+		msg, err := jsonrpc.DecodeMessage(m)
+		if err != nil {
 			var s frameScanner
 			s.feed(m)
-			return refusal{fields: s.fields(), code: jsonrpc.CodeInvalidRequest, reason: "invalid request: not a JSON-RPC 2.0 message (" + err.Error() + ")"}, false
+			return refusal{fields: s.fields(), code: jsonrpc.CodeInvalidRequest, reason: "invalid request: not a JSON-RPC 2.0 message (" + err.Error() + ")"}, 0, false
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			requests++
 		}
 	}
-	return refusal{}, true
+	return refusal{}, requests, true
 }
 
 // wireReply is a JSON-RPC response written by the guard. A nil ID is

@@ -56,7 +56,7 @@ func guardOver(t *testing.T, input string, max int) (passed string, refused []re
 	g := newFrameGuard(io.NopCloser(strings.NewReader(input)), &out, max, func(r refusal) []byte {
 		refused = append(refused, r)
 		return []byte("reply " + string(r.fields.id) + "\n")
-	}, slog.New(slog.DiscardHandler))
+	}, slog.New(slog.DiscardHandler), nil)
 	got, err := io.ReadAll(g)
 	require.NoError(t, err)
 	return string(got), refused, out.String()

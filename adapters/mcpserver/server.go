@@ -194,12 +194,13 @@ func result(out string, err error) *mcp.CallToolResult {
 func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	stop := context.AfterFunc(ctx, s.Shutdown)
 	defer stop()
-	w := &lockedWriter{w: out}
+	x := newExchange()
+	w := &lockedWriter{w: out, x: x}
 	max := s.opts.Limits.MaxRequestBytes
 	if max <= 0 {
 		max = domain.DefaultLimits().MaxRequestBytes
 	}
-	guard := newFrameGuard(in, w, max, s.answer, s.opts.Log)
+	guard := newFrameGuard(in, w, max, s.answer, s.opts.Log, x)
 	// The guard already bounds every frame; the SDK's own cap would end the
 	// session instead.
 	err := s.Run(ctx, &mcp.IOTransport{Reader: guard, Writer: w, MaxLineLength: -1})

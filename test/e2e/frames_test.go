@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
 // TestGarbageOnStdinIsAnsweredAndTheSessionGoesOn feeds the binary lines
@@ -74,4 +76,32 @@ func TestOversizedRequestIsAToolErrorAndAudited(t *testing.T) {
 	require.NoError(t, s.stdin.Close())
 	s.wait(t, 3*time.Second)
 	checkJSONRPCStream(t, []byte(s.stdout.String()))
+}
+
+// TestPipedScriptGetsEveryAnswer writes a whole session to stdin at once
+// and closes it, as a shell script piping into the server does. The SDK
+// drops requests still in flight when its input ends; the server lets them
+// be answered first, and still exits promptly.
+func TestPipedScriptGetsEveryAnswer(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_query","arguments":{"query":"CREATE TABLE t (a)"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"append_event","arguments":{"content":"from a script"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_query","arguments":{"query":"SELECT count(*) AS n FROM memory_events"}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`,
+	}
+	cmd := e2e.Command(bin, "--db", newDB(t))
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	var stdout, stderr e2e.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	began := time.Now()
+	require.NoError(t, cmd.Run(), "stderr: %s", &stderr)
+	took := time.Since(began)
+	assert.Less(t, took, exitBudget+time.Second, "exits promptly once its input ends")
+	ids := checkJSONRPCStream(t, []byte(stdout.String()))
+	assert.ElementsMatch(t, []string{"1", "2", "3", "4", "5"}, ids, "every request is answered; stderr: %s", &stderr)
+	// The SDK runs calls concurrently, so the read may come before the append.
+	assert.Regexp(t, `n\\n[01]\\n# 1 rows`, stdout.String(), "the read was answered")
 }
