@@ -56,7 +56,7 @@ func guardOver(t *testing.T, input string, max int) (passed string, refused []re
 	g := newFrameGuard(io.NopCloser(strings.NewReader(input)), &out, max, func(r refusal) []byte {
 		refused = append(refused, r)
 		return []byte("reply " + string(r.fields.id) + "\n")
-	}, slog.New(slog.DiscardHandler), nil)
+	}, nil, slog.New(slog.DiscardHandler), nil)
 	got, err := io.ReadAll(g)
 	require.NoError(t, err)
 	return string(got), refused, out.String()
@@ -83,7 +83,7 @@ func TestFrameGuardPassesMessagesAndAnswersTheRest(t *testing.T) {
 	assert.Equal(t, -32700, refused[0].code)
 	assert.Contains(t, refused[1].reason, "over the server's limit of 1000 bytes")
 	assert.Contains(t, refused[1].reason, "request is 200"+"") // 100000 two-byte runes and the envelope
-	assert.Equal(t, frameFields{id: json.RawMessage(`2`), method: "tools/call", tool: "append_event"}, refused[1].fields)
+	assert.Equal(t, frameFields{id: json.RawMessage(`2`), hasID: true, method: "tools/call", tool: "append_event"}, refused[1].fields)
 	assert.Equal(t, -32600, refused[2].code)
 	assert.Equal(t, `3`, string(refused[2].fields.id))
 	assert.Contains(t, refused[3].reason, "batch")

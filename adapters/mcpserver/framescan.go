@@ -12,6 +12,7 @@ const maxCapture = 128
 // its method and, for tools/call, the tool's name.
 type frameFields struct {
 	id     json.RawMessage
+	hasID  bool // the frame has an "id" key, whatever its value
 	method string
 	tool   string
 }
@@ -37,6 +38,9 @@ type frameScanner struct {
 	id       []byte
 	method   []byte
 	tool     []byte
+	// seen counts the values found for id, method and the tool's name: a
+	// field given twice is ambiguous and left out.
+	idSeen, methodSeen, toolSeen int
 }
 
 // feed scans the next bytes of the frame.
@@ -87,6 +91,10 @@ func (s *frameScanner) step(c byte) {
 		s.keep(c)
 	case '{', '[':
 		s.capture = nil // an object or array is no id, method or name
+		if s.depth == 1 && s.kinds[0] == '{' && s.keyIs(0, "id") {
+			s.idSeen++ // an id that is an object or array: present, unusable
+			s.id = append(s.id[:0], '!')
+		}
 		s.depth++
 		if s.depth <= len(s.kinds) {
 			s.kinds[s.depth-1] = c
@@ -137,12 +145,15 @@ func (s *frameScanner) keep(c byte) {
 func (s *frameScanner) startValue() {
 	s.capture = nil
 	switch {
-	case s.depth == 1 && s.keyIs(0, "id"):
+	case s.depth == 1 && s.kinds[0] == '{' && s.keyIs(0, "id"):
 		s.id, s.capture = s.id[:0], &s.id
-	case s.depth == 1 && s.keyIs(0, "method"):
+		s.idSeen++
+	case s.depth == 1 && s.kinds[0] == '{' && s.keyIs(0, "method"):
 		s.method, s.capture = s.method[:0], &s.method
+		s.methodSeen++
 	case s.depth == 2 && s.kinds[0] == '{' && s.kinds[1] == '{' && s.keyIs(0, "params") && s.keyIs(1, "name"):
 		s.tool, s.capture = s.tool[:0], &s.tool
+		s.toolSeen++
 	}
 }
 
@@ -152,14 +163,18 @@ func (s *frameScanner) keyIs(d int, name string) bool {
 	return !s.keyOver[d] && string(s.key[d]) == name+`"`
 }
 
-// fields returns what the scan found. A field longer than maxCapture, or
-// not valid JSON of its kind, is left out.
+// fields returns what the scan found. A field longer than maxCapture, not
+// valid JSON of its kind, or given twice, is left out.
 func (s *frameScanner) fields() frameFields {
-	var f frameFields
-	if len(s.id) > 0 && json.Valid(s.id) && (s.id[0] == '"' || s.id[0] == '-' || (s.id[0] >= '0' && s.id[0] <= '9')) {
+	f := frameFields{hasID: s.idSeen > 0}
+	if s.idSeen == 1 && len(s.id) > 0 && json.Valid(s.id) && echoable(s.id) {
 		f.id = json.RawMessage(append([]byte(nil), s.id...))
 	}
-	_ = json.Unmarshal(s.method, &f.method)
-	_ = json.Unmarshal(s.tool, &f.tool)
+	if s.methodSeen == 1 {
+		_ = json.Unmarshal(s.method, &f.method)
+	}
+	if s.toolSeen == 1 {
+		_ = json.Unmarshal(s.tool, &f.tool)
+	}
 	return f
 }
