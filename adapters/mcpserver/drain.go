@@ -107,6 +107,19 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // Close closes stdout.
 func (l *lockedWriter) Close() error { return l.w.Close() }
 
+// own is the writer for the guard's own answers. They answer frames that
+// were never handed on, so they end no request's flight: an error for a
+// duplicate id must not free the id of the request still running.
+func (l *lockedWriter) own() io.Writer { return ownWriter{l} }
+
+type ownWriter struct{ l *lockedWriter }
+
+func (o ownWriter) Write(p []byte) (int, error) {
+	o.l.mu.Lock()
+	defer o.l.mu.Unlock()
+	return o.l.w.Write(p)
+}
+
 // sdkResponse is how the SDK begins every message that carries an id.
 var sdkResponse = []byte(`{"jsonrpc":"2.0","id":`)
 

@@ -54,11 +54,16 @@ func classify(frame []byte, known func(string) bool) frameRule {
 		// Which value wins is the reader's choice: a proxy or an
 		// approval screen may show the first "name" or "query" while
 		// the SDK runs the last. Refuse rather than guess.
-		if key == "id" {
+		// A field given twice is no field given: the answer goes to
+		// id null, and a tool named twice is audited as tools/call.
+		if keyCount(frame, "id") > 1 {
 			f.id = nil
 		}
-		if key == "name" || key == "method" {
-			f.tool = "" // a tool named twice is no tool named
+		if keyCount(frame, "method") > 1 {
+			f.method, f.tool = "", ""
+		}
+		if keyCount(top["params"], "name") > 1 {
+			f.tool = ""
 		}
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the key %s appears twice in one object; send each key once", quoteCut(key))))
 	}
@@ -250,4 +255,28 @@ func duplicateKey(frame []byte) (string, bool) {
 			stack[n-1].key = true
 		}
 	}
+}
+
+// keyCount counts the members named key in the JSON object obj (0 when obj
+// is not an object), comparing decoded names.
+func keyCount(obj []byte, key string) int {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return 0
+	}
+	n := 0
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return n
+		}
+		if tok == key {
+			n++
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return n
+		}
+	}
+	return n
 }

@@ -206,7 +206,7 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	if max <= 0 {
 		max = domain.DefaultLimits().MaxRequestBytes
 	}
-	guard := newFrameGuard(in, w, max, s.answer, s.offers, s.opts.Log, x)
+	guard := newFrameGuard(in, w.own(), max, s.answer, s.offers, s.opts.Log, x)
 	// The guard already bounds every frame; the SDK's own cap would end the
 	// session instead.
 	err := s.Run(ctx, &mcp.IOTransport{Reader: guard, Writer: w, MaxLineLength: -1})
