@@ -23,11 +23,13 @@ import (
 type framesTools struct {
 	mu       sync.Mutex
 	rejected map[string]int
+	slow     time.Duration // how long read_query takes
 }
 
 var _ ports.Tools = (*framesTools)(nil)
 
 func (f *framesTools) ReadQuery(context.Context, ports.ReadQueryRequest) (string, error) {
+	time.Sleep(f.slow)
 	return "x\n1\n# 1 rows", nil
 }
 func (f *framesTools) WriteQuery(context.Context, string) (string, error) { return "ok", nil }
@@ -268,5 +270,44 @@ func TestFramesSeedsHoldTheRules(t *testing.T) {
 			t.Logf("seed %d:\n%s\nstdout:\n%s", i, seed, strings.Join(out, "\n"))
 			return
 		}
+	}
+}
+
+// TestRefusedToolCallsAreAudited checks that every tool call the guard
+// refuses reaches ports.Tools.Reject, under the tool it names when this
+// server offers it, and that a duplicate in-flight id is refused while the
+// first call is answered normally.
+func TestRefusedToolCallsAreAudited(t *testing.T) {
+	t.Parallel()
+	call := func(id, params string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`
+	}
+	lines := []string{
+		call("1", `{"name":"read_query","arguments":{"query":"SELECT 1"}}`),
+		call("1", `{"name":"list_tables","arguments":{}}`),
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		call("2", `{"name":"read_query","name":"snapshot"}`),
+		call("3", `{"name":"list_tables","arguments":{"include_row_counts":true,"include_row_counts":false}}`),
+		call("4", `{"name":"no_such_tool"}`),
+		call("5", `[1]`),
+		call("6", `{"name":5}`),
+		call("null", `{"name":"get_schema"}`),
+		call("7.5", `{"name":"get_schema"}`),
+	}
+	tools := &framesTools{slow: 300 * time.Millisecond}
+	out := framesSession(t, tools, lines)
+	checkFrames(t, lines, out)
+	assert.Equal(t, map[string]int{"list_tables": 2, "tools/call": 4, "get_schema": 2}, tools.rejected)
+	var first []string
+	for _, l := range out {
+		if strings.HasPrefix(l, `{"jsonrpc":"2.0","id":1,`) {
+			first = append(first, l)
+		}
+	}
+	if assert.Len(t, first, 3) {
+		assert.Contains(t, first[0], `"code":-32600`, "the second call with id 1 is refused while the first runs")
+		assert.Contains(t, first[0], "already in use")
+		assert.Contains(t, first[1], `"code":-32600`, "and so is a ping with that id")
+		assert.Contains(t, first[2], `x\n1\n# 1 rows`, "the first call is answered normally, last")
 	}
 }
