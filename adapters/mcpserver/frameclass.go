@@ -92,7 +92,11 @@ func classify(frame []byte, known func(string) bool) frameRule {
 	}
 	if f.method == "tools/call" {
 		if why := badCall(top["params"], known); why != "" {
-			return refuse(f.refusal(jsonrpc.CodeInvalidRequest, why))
+			// As the SDK and MCP answer them (unknown tool, malformed
+			// params): a protocol error, -32602; audited besides.
+			r := f.refusal(jsonrpc.CodeInvalidParams, why)
+			r.toolError = false
+			return refuse(r)
 		}
 	}
 	return frameRule{pass: true, id: string(f.id)}
@@ -182,22 +186,23 @@ func canonicalString(s string) ([]byte, error) {
 }
 
 // badCall says why a tools/call request would be refused by the SDK
-// before any tool runs (and so before any audit), or "": params must be
+// before any tool runs (and so before any audit), or "". It answers
+// those with -32602, and the guard answers them the same way. params must be
 // an object naming, as a string, a tool this server offers, with _meta
 // an object if present.
 func badCall(raw json.RawMessage, known func(string) bool) string {
 	var p map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil || p == nil {
-		return `invalid request: tools/call needs "params" as an object: {"name": "<tool>", "arguments": {...}}`
+		return `invalid params: tools/call needs "params" as an object: {"name": "<tool>", "arguments": {...}}`
 	}
 	var name string
 	if json.Unmarshal(p["name"], &name) != nil || p["name"] == nil || string(p["name"]) == "null" {
-		return `invalid request: tools/call needs "params.name" as a string naming the tool; tools/list shows them`
+		return `invalid params: tools/call needs "params.name" as a string naming the tool; tools/list shows them`
 	}
 	if meta, ok := p["_meta"]; ok && string(meta) != "null" {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(meta, &m) != nil {
-			return `invalid request: "params._meta" must be an object`
+			return `invalid params: "params._meta" must be an object`
 		}
 	}
 	if known != nil && !known(name) {

@@ -62,11 +62,11 @@ func TestClassifyFollowsTheFrameRules(t *testing.T) {
 
 		{"duplicate tool name", call("5", `{"name":"read_query","name":"write_query"}`), toolErr, "5", true, `"name" appears twice`},
 		{"duplicate argument, escaped", call("6", `{"name":"read_query","arguments":{"query":"SELECT 1","\u0071uery":"SELECT 2"}}`), toolErr, "6", true, `"query" appears twice`},
-		{"params not an object", call("8", `[1]`), toolErr, "8", true, `"params" as an object`},
-		{"no params", `{"jsonrpc":"2.0","id":8,"method":"tools/call"}`, toolErr, "8", true, `"params" as an object`},
-		{"tool name not a string", call("9", `{"name":5}`), toolErr, "9", true, `"params.name" as a string`},
-		{"unknown tool", call("10", `{"name":"write_query"}`), toolErr, "10", true, `unknown tool "write_query"`},
-		{"_meta not an object", call("11", `{"name":"read_query","_meta":5}`), toolErr, "11", true, `"params._meta"`},
+		{"params not an object", call("8", `[1]`), rpcErr, "8", true, `"params" as an object`},
+		{"no params", `{"jsonrpc":"2.0","id":8,"method":"tools/call"}`, rpcErr, "8", true, `"params" as an object`},
+		{"tool name not a string", call("9", `{"name":5}`), rpcErr, "9", true, `"params.name" as a string`},
+		{"unknown tool", call("10", `{"name":"write_query"}`), rpcErr, "10", true, `unknown tool "write_query"`},
+		{"_meta not an object", call("11", `{"name":"read_query","_meta":5}`), rpcErr, "11", true, `"params._meta"`},
 		{"tool call with a fractional id", call("4.5", `{"name":"read_query"}`), toolErr, "4.5", true, "not an integer"},
 		{"tool call with a null id", call("null", `{"name":"read_query"}`), rpcErr, "", true, "null"},
 
@@ -93,6 +93,9 @@ func TestClassifyFollowsTheFrameRules(t *testing.T) {
 			}
 			assert.False(t, got.r.silent)
 			assert.Equal(t, tc.want == toolErr, got.r.toolError)
+			if tc.audit && tc.want == rpcErr && !strings.Contains(tc.reason, "null") {
+				assert.Equal(t, -32602, got.r.code, "as the SDK answers a call it cannot run")
+			}
 			assert.Equal(t, tc.audit, got.r.call)
 			assert.Equal(t, tc.id, string(got.r.fields.id))
 			assert.Contains(t, got.r.reason, tc.reason)

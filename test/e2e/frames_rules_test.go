@@ -77,10 +77,10 @@ func TestEveryFrameIsAnsweredUnderItsOwnID(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":104,"method":"ping","params":{"_meta":{"k":1,"k":2}}}`, want{"104", -32600, `"k" appears twice`}},
 		{framesRulesCall("105", `{"name":"read_query","name":"write_query","arguments":{"query":"SELECT 1"}}`), want{"105", 0, `"name" appears twice`}},
 		{framesRulesCall("106", `{"name":"write_query","arguments":{"query":"CREATE TABLE first (a)","query":"CREATE TABLE last (a)"}}`), want{"106", 0, `"query" appears twice`}},
-		{framesRulesCall("107", `[1]`), want{"107", 0, `"params" as an object`}},
-		{framesRulesCall("108", `{"name":7}`), want{"108", 0, `"params.name" as a string`}},
-		{framesRulesCall("109", `{"name":"no_such_tool"}`), want{"109", 0, `unknown tool "no_such_tool"`}},
-		{`{"jsonrpc":"2.0","id":110,"method":"tools/call"}`, want{"110", 0, `"params" as an object`}},
+		{framesRulesCall("107", `[1]`), want{"107", -32602, `"params" as an object`}},
+		{framesRulesCall("108", `{"name":7}`), want{"108", -32602, `"params.name" as a string`}},
+		{framesRulesCall("109", `{"name":"no_such_tool"}`), want{"109", -32602, `unknown tool "no_such_tool"`}},
+		{`{"jsonrpc":"2.0","id":110,"method":"tools/call"}`, want{"110", -32602, `"params" as an object`}},
 		{`{"jsonrpc":"2.0","id":111}`, want{"111", -32600, `needs a "method"`}},
 		{`{"jsonrpc":"2.0","id":"<é&>","method":"ping"}`, want{`"<é&>"`, 0, ""}},
 		{`{"jsonrpc":"2.0","id":-9007199254740992,"method":"ping"}`, want{"-9007199254740992", 0, ""}},
@@ -99,8 +99,8 @@ func TestEveryFrameIsAnsweredUnderItsOwnID(t *testing.T) {
 	require.False(t, isErr, out)
 	assert.Contains(t, out, "tools/call,0,\"invalid request: the key \"\"name\"\" appears", "a tool named twice is audited as tools/call")
 	assert.Contains(t, out, "write_query,0,\"invalid request: the key \"\"query\"\" appea", "a refused call is audited under its tool")
-	assert.Contains(t, out, "tools/call,0,\"invalid request: tools/call needs \"\"params\"\" ", "params that are not an object are audited")
-	assert.Contains(t, out, "tools/call,0,\"invalid request: tools/call needs \"\"params.n", "a tool name that is not a string is audited")
+	assert.Contains(t, out, "tools/call,0,\"invalid params: tools/call needs \"\"params\"\" ", "params that are not an object are audited")
+	assert.Contains(t, out, "tools/call,0,\"invalid params: tools/call needs \"\"params.n", "a tool name that is not a string is audited")
 	assert.Contains(t, out, "tools/call,0,\"unknown tool \"\"no_such_tool\"\"", "an unknown tool is audited")
 	out, isErr = s.callTool(t, "list_tables", map[string]any{})
 	require.False(t, isErr, out)
