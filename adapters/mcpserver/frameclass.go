@@ -45,27 +45,25 @@ func classify(frame []byte, known func(string) bool) frameRule {
 	default:
 		return refuse(refusal{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: a JSON-RPC message is a JSON object"})
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(frame, &top); err != nil {
-		return refuse(refusal{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: " + err.Error()})
-	}
-	f := envelope(top)
-	if key, dup := duplicateKey(frame); dup {
+	w := walkFrame(frame)
+	top := w.top
+	f := envelope(top, w.params)
+	if w.dup {
 		// Which value wins is the reader's choice: a proxy or an
 		// approval screen may show the first "name" or "query" while
-		// the SDK runs the last. Refuse rather than guess.
-		// A field given twice is no field given: the answer goes to
-		// id null, and a tool named twice is audited as tools/call.
-		if keyCount(frame, "id") > 1 {
+		// the SDK runs the last. Refuse rather than guess. A field
+		// given twice is no field given: the answer goes to id null,
+		// and a tool named twice is audited as tools/call.
+		if w.topN["id"] > 1 {
 			f.id = nil
 		}
-		if keyCount(frame, "method") > 1 {
+		if w.topN["method"] > 1 {
 			f.method, f.tool = "", ""
 		}
-		if keyCount(top["params"], "name") > 1 {
+		if w.paramsN["name"] > 1 {
 			f.tool = ""
 		}
-		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the key %s appears twice in one object; send each key once", quoteCut(key))))
+		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the key %s appears twice in one object; send each key once", quoteCut(w.dupKey))))
 	}
 	if _, ok := top["method"]; !ok {
 		if _, isResult := top["result"]; isResult || top["error"] != nil {
@@ -91,7 +89,7 @@ func classify(frame []byte, known func(string) bool) frameRule {
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: "+why))
 	}
 	if f.method == "tools/call" {
-		if why := badCall(top["params"], known); why != "" {
+		if why := badCall(w.params, known); why != "" {
 			// As the SDK and MCP answer them (unknown tool, malformed
 			// params): a protocol error, -32602; audited besides.
 			r := f.refusal(jsonrpc.CodeInvalidParams, why)
@@ -106,23 +104,18 @@ func refuse(r refusal) frameRule { return frameRule{r: r} }
 
 // envelope reads the fields of a message needed to answer it: its id when
 // it can be echoed (a JSON string or number), its method, and the tool a
-// tools/call names.
-func envelope(top map[string]json.RawMessage) frameFields {
+// tools/call names; params is the params object (nil when it is not one).
+func envelope(top, params map[string]json.RawMessage) frameFields {
 	var f frameFields
 	if raw, ok := top["id"]; ok {
 		f.hasID = true
 		if echoable(raw) {
-			f.id = raw
+			f.id = append(json.RawMessage(nil), raw...) // raw points into the read buffer
 		}
 	}
 	_ = json.Unmarshal(top["method"], &f.method)
-	if f.method == "tools/call" {
-		var p struct {
-			Name json.RawMessage `json:"name"`
-		}
-		if json.Unmarshal(top["params"], &p) == nil {
-			_ = json.Unmarshal(p.Name, &f.tool)
-		}
+	if f.method == "tools/call" && params != nil {
+		_ = json.Unmarshal(params["name"], &f.tool)
 	}
 	return f
 }
@@ -190,9 +183,8 @@ func canonicalString(s string) ([]byte, error) {
 // those with -32602, and the guard answers them the same way. params must be
 // an object naming, as a string, a tool this server offers, with _meta
 // an object if present.
-func badCall(raw json.RawMessage, known func(string) bool) string {
-	var p map[string]json.RawMessage
-	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil || p == nil {
+func badCall(p map[string]json.RawMessage, known func(string) bool) string {
+	if p == nil {
 		return `invalid params: tools/call needs "params" as an object: {"name": "<tool>", "arguments": {...}}`
 	}
 	var name string
@@ -219,69 +211,123 @@ func quoteCut(s string) string {
 	return strconv.Quote(s)
 }
 
-// duplicateKey reports the first key that appears twice in one object,
-// at any depth. Keys are compared as decoded, so "name" and "\u006eame"
-// are the same key.
-func duplicateKey(frame []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(frame))
-	type level struct {
-		object bool
-		keys   map[string]struct{}
-		key    bool // the next token of this object is a key
-	}
-	var stack []level
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false // the end, or input json.Valid passed: nothing to report
-		}
-		if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].key {
-			if k, ok := tok.(string); ok {
-				if _, seen := stack[n-1].keys[k]; seen {
-					return k, true
-				}
-				stack[n-1].keys[k] = struct{}{}
-				stack[n-1].key = false
-				continue
-			}
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, level{object: true, keys: map[string]struct{}{}, key: true})
-			continue
-		case json.Delim('['):
-			stack = append(stack, level{})
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		}
-		// A value ended: the enclosing object expects a key next.
-		if n := len(stack); n > 0 && stack[n-1].object {
-			stack[n-1].key = true
-		}
-	}
+// frameWalk is what one pass over a valid JSON object frame found: the
+// members of the top level and of its "params" object (raw values, the
+// last of a repeated key), how often each key appears there, and the
+// first key given twice in any object at any depth.
+type frameWalk struct {
+	top, params   map[string]json.RawMessage
+	topN, paramsN map[string]int
+	dup           bool
+	dupKey        string
 }
 
-// keyCount counts the members named key in the JSON object obj (0 when obj
-// is not an object), comparing decoded names.
-func keyCount(obj []byte, key string) int {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return 0
+// walkFrame walks a valid JSON text once. Keys are compared as decoded,
+// so "name" and "\u006eame" are the same key. String contents are
+// skipped with IndexByte, so a large argument costs little.
+func walkFrame(frame []byte) frameWalk {
+	w := frameWalk{top: map[string]json.RawMessage{}, topN: map[string]int{}}
+	type level struct {
+		keys  map[string]struct{} // nil for an array
+		into  map[string]json.RawMessage
+		count map[string]int
+		key   string
+		start int // where the current member's value starts; -1 for none
 	}
-	n := 0
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return n
+	var stack []level
+	wantKey := false
+	// member records the value that ends at end for the innermost level.
+	member := func(end int) {
+		l := &stack[len(stack)-1]
+		if l.into != nil && l.start >= 0 {
+			l.into[l.key] = bytes.TrimSpace(frame[l.start:end])
 		}
-		if tok == key {
-			n++
-		}
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return n
-		}
+		l.start = -1
 	}
-	return n
+	for i := 0; i < len(frame); {
+		switch frame[i] {
+		case '"':
+			end := stringEnd(frame, i)
+			if wantKey && len(stack) > 0 {
+				l := &stack[len(stack)-1]
+				raw := frame[i:end]
+				var k string
+				if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
+					_ = json.Unmarshal(raw, &k)
+				} else {
+					k = string(raw[1 : len(raw)-1])
+				}
+				if _, seen := l.keys[k]; seen && !w.dup {
+					w.dup, w.dupKey = true, k
+				}
+				l.keys[k] = struct{}{}
+				l.key = k
+				if l.count != nil {
+					l.count[k]++
+				}
+				wantKey = false
+			}
+			i = end
+			continue
+		case '{':
+			l := level{keys: map[string]struct{}{}, start: -1}
+			switch {
+			case len(stack) == 0:
+				l.into, l.count = w.top, w.topN
+			case len(stack) == 1 && stack[0].key == "params" && w.params == nil:
+				w.params, w.paramsN = map[string]json.RawMessage{}, map[string]int{}
+				l.into, l.count = w.params, w.paramsN
+			}
+			stack = append(stack, l)
+			wantKey = true
+		case '[':
+			stack = append(stack, level{start: -1})
+			wantKey = false
+		case '}', ']':
+			if len(stack) > 0 {
+				if stack[len(stack)-1].keys != nil {
+					member(i)
+				}
+				stack = stack[:len(stack)-1]
+			}
+			wantKey = false
+		case ',':
+			wantKey = len(stack) > 0 && stack[len(stack)-1].keys != nil
+			if wantKey {
+				member(i)
+			}
+		case ':':
+			stack[len(stack)-1].start = i + 1
+			wantKey = false
+		}
+		i++
+	}
+	return w
+}
+
+// duplicateKey reports the first key that appears twice in one object, at
+// any depth, of a valid JSON text.
+func duplicateKey(frame []byte) (string, bool) {
+	w := walkFrame(frame)
+	return w.dupKey, w.dup
+}
+
+// stringEnd returns the index just after the string that starts with the
+// quote at frame[start].
+func stringEnd(frame []byte, start int) int {
+	for j := start + 1; ; {
+		k := bytes.IndexByte(frame[j:], '"')
+		if k < 0 {
+			return len(frame)
+		}
+		q := j + k
+		slashes := 0
+		for p := q - 1; p > start && frame[p] == '\\'; p-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
 }

@@ -1,10 +1,13 @@
 package mcpserver
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestClassifyFollowsTheFrameRules pins each row of ARCHITECTURE.md's
@@ -116,4 +119,106 @@ func TestDuplicateKeyComparesDecodedNames(t *testing.T) {
 		assert.Equal(t, want, key, frame)
 		assert.Equal(t, want != "" || strings.Contains(frame, `"":1,"":2`), dup, frame)
 	}
+}
+
+// BenchmarkClassifySmallCall is the guard's cost on a typical tool call.
+func BenchmarkClassifySmallCall(b *testing.B) {
+	frame := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"read_query","arguments":{"query":"SELECT id, title FROM notes WHERE id = 7","limit":10}}}`)
+	known := func(string) bool { return true }
+	b.ReportAllocs()
+	for b.Loop() {
+		if !classify(frame, known).pass {
+			b.Fatal("refused")
+		}
+	}
+}
+
+// BenchmarkClassifyLargeCall is the guard's cost on a 512 KiB append_event.
+func BenchmarkClassifyLargeCall(b *testing.B) {
+	frame := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"append_event","arguments":{"content":"` + strings.Repeat("x", 512<<10) + `"}}}`)
+	known := func(string) bool { return true }
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		if !classify(frame, known).pass {
+			b.Fatal("refused")
+		}
+	}
+}
+
+// tokenDuplicateKey is the slow, obvious reference for walkFrame's
+// duplicate check: encoding/json's tokenizer with a key set per object.
+func tokenDuplicateKey(frame []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(frame))
+	type level struct {
+		keys map[string]bool // nil for an array
+		key  bool            // the next token is a key
+	}
+	var stack []level
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if n := len(stack); n > 0 && stack[n-1].keys != nil && stack[n-1].key {
+			if k, ok := tok.(string); ok {
+				if stack[n-1].keys[k] {
+					return true
+				}
+				stack[n-1].keys[k], stack[n-1].key = true, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, level{keys: map[string]bool{}, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, level{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if n := len(stack); n > 0 && stack[n-1].keys != nil {
+			stack[n-1].key = true
+		}
+	}
+}
+
+// FuzzWalkFrame checks the one-pass walker against encoding/json: the same
+// verdict on duplicate keys, and without duplicates the same top-level and
+// params members.
+func FuzzWalkFrame(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}`, `{"a":1,"\u0061":2}`, `{"x":"\"}\\","y":[1,{"k":"]"}]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"q":"a,b:c"}}}`,
+		`{ "id" : "x" , "params" : { "name" : 5 } }`, `{"params":[{"name":1}],"name":2}`, `[{"a":1,"a":2}]`, `"s"`, `{}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		frame := []byte(s)
+		if !json.Valid(frame) {
+			t.Skip()
+		}
+		w := walkFrame(frame)
+		require.Equal(t, tokenDuplicateKey(frame), w.dup, "%s", s)
+		if w.dup || len(bytes.TrimSpace(frame)) == 0 || bytes.TrimSpace(frame)[0] != '{' {
+			return
+		}
+		var top map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(frame, &top))
+		require.Equal(t, len(top), len(w.top), "%s", s)
+		for k, v := range top {
+			require.Equal(t, string(v), string(w.top[k]), "%s: member %q", s, k)
+		}
+		var params map[string]json.RawMessage
+		if json.Unmarshal(top["params"], &params) == nil && params != nil {
+			require.Equal(t, len(params), len(w.params), "%s", s)
+			for k, v := range params {
+				require.Equal(t, string(v), string(w.params[k]), "%s: params member %q", s, k)
+			}
+		} else {
+			require.Nil(t, w.params, "%s", s)
+		}
+	})
 }

@@ -132,9 +132,8 @@ func (g *frameGuard) next() []byte {
 			continue
 		}
 		if rule.id != "" && !g.x.begin(rule.id) {
-			var top map[string]json.RawMessage
-			_ = json.Unmarshal(frame, &top)
-			f := envelope(top)
+			w := walkFrame(frame)
+			f := envelope(w.top, w.params)
 			r := f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: the id "+rule.id+" is already in use by a request still running; use a new id for each request")
 			r.toolError = false // a JSON-RPC error, so it cannot pass for the first call's answer
 			g.refuse(r, len(frame))
