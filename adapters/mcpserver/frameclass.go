@@ -121,10 +121,11 @@ func envelope(top, params map[string]json.RawMessage) frameFields {
 }
 
 // echoable reports whether an id can be written back as it came: a JSON
-// string or number of at most maxIDBytes. null, objects, arrays and
-// booleans cannot be ids and are answered with id null.
+// string or number of at most maxIDBytes, in valid UTF-8 (stdout carries
+// only valid JSON text). null, objects, arrays and booleans cannot be ids
+// and are answered with id null.
 func echoable(raw json.RawMessage) bool {
-	if len(raw) == 0 || len(raw) > maxIDBytes {
+	if len(raw) == 0 || len(raw) > maxIDBytes || !utf8.Valid(raw) {
 		return false
 	}
 	c := raw[0]
@@ -146,7 +147,7 @@ func badID(raw json.RawMessage) string {
 		return fmt.Sprintf("the id is %d bytes, over the server's limit of %d bytes; use a shorter id", len(raw), maxIDBytes)
 	case raw[0] == '"':
 		var s string
-		if json.Unmarshal(raw, &s) != nil || !utf8.ValidString(s) {
+		if json.Unmarshal(raw, &s) != nil || !utf8.Valid(raw) {
 			return "the id is not a valid string" + fix
 		}
 		if canon, err := canonicalString(s); err != nil || !bytes.Equal(canon, raw) {

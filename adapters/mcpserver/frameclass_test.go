@@ -51,6 +51,7 @@ func TestClassifyFollowsTheFrameRules(t *testing.T) {
 		{"huge integer id", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, rpcErr, "9007199254740993", false, "2^53"},
 		{"id longer than the cap", `{"jsonrpc":"2.0","id":"` + strings.Repeat("x", 200) + `","method":"ping"}`, rpcErr, "", false, "over the server's limit"},
 		{"escaped string id", `{"jsonrpc":"2.0","id":"\u0041","method":"ping"}`, rpcErr, `"\u0041"`, false, "escapes"},
+		{"invalid UTF-8 id is not echoed", "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"ping\"}", rpcErr, "", false, "not a valid string"},
 		{"lone surrogate id", `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`, rpcErr, `"\ud800"`, false, "escapes"},
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, rpcErr, "", false, "null"},
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, rpcErr, "", false, "invalid ID type"},

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -134,7 +135,8 @@ func framesSession(t testing.TB, tools ports.Tools, lines []string) []string {
 // any: a JSON object line with exactly one top-level "id" that is a JSON
 // string or number of at most maxIDBytes bytes, unless it is a response
 // (no "method", but a "result" or "error"). This oracle is written from
-// the rules in ARCHITECTURE.md, not from the guard's code.
+// the rules in ARCHITECTURE.md, not from the guard's code. An id in
+// invalid UTF-8 is answered under null: stdout carries only valid JSON.
 func framesExpected(line string) (string, bool) {
 	frame := bytes.TrimSpace([]byte(line))
 	if len(frame) == 0 || frame[0] != '{' || !json.Valid(frame) {
@@ -163,7 +165,7 @@ func framesExpected(line string) (string, bool) {
 			id = v
 		}
 	}
-	if ids != 1 || len(id) == 0 || len(id) > maxIDBytes {
+	if ids != 1 || len(id) == 0 || len(id) > maxIDBytes || !utf8.Valid(id) {
 		return "", false
 	}
 	if c := id[0]; c != '"' && c != '-' && (c < '0' || c > '9') {
