@@ -114,6 +114,11 @@ func envelope(top, params map[string]json.RawMessage) frameFields {
 		}
 	}
 	_ = json.Unmarshal(top["method"], &f.method)
+	if _, ok := top["method"]; !ok {
+		_, isResult := top["result"]
+		_, isError := top["error"]
+		f.response = isResult || isError
+	}
 	if f.method == "tools/call" && params != nil {
 		_ = json.Unmarshal(params["name"], &f.tool)
 	}

@@ -76,6 +76,7 @@ func TestClassifyFollowsTheFrameRules(t *testing.T) {
 
 		{"notification of the wrong version", `{"jsonrpc":"1.0","method":"x"}`, silent, "", false, ""},
 		{"notification with a duplicate key", `{"jsonrpc":"2.0","method":"x","params":{"a":1,"a":2}}`, silent, "", false, ""},
+		{"response with a duplicate key", `{"jsonrpc":"2.0","id":3,"result":{"a":1,"a":2}}`, silent, "", false, ""},
 		{"malformed response", `{"jsonrpc":"2.0","id":null,"result":{}}`, silent, "", false, ""},
 		{"response without an id", `{"jsonrpc":"2.0","error":{"code":1,"message":"x"}}`, silent, "", false, ""},
 	} {

@@ -39,7 +39,7 @@ type refusal struct {
 func (f frameFields) refusal(code int, reason string) refusal {
 	r := refusal{fields: f, code: code, reason: reason}
 	switch {
-	case !f.hasID && f.method != "":
+	case !f.hasID && f.method != "", f.response:
 		r.silent = true
 	case f.method == "tools/call":
 		r.call, r.toolError = true, f.id != nil

@@ -24,7 +24,7 @@ func TestFrameScannerFindsIDMethodAndTool(t *testing.T) {
 		{"whitespace everywhere", "{ \"id\" : -3 ,\n \"method\" : \"ping\" }", `-3`, "ping", ""},
 		{"keys inside arguments are not the frame's", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t","arguments":{"id":99,"name":"evil","method":"x"}},"id":1}`, `1`, "tools/call", "t"},
 		{"quotes and braces inside strings", `{"params":{"arguments":{"q":"\"id\":5, } ] {\\"},"name":"n"},"id":2,"method":"tools/call"}`, `2`, "tools/call", "n"},
-		{"escaped key does not match", `{"\u0069d":4,"method":"m"}`, ``, "m", ""},
+		{"escaped key is decoded", `{"\u0069d":4,"method":"m"}`, `4`, "m", ""},
 		{"an id too long is dropped", `{"id":"` + strings.Repeat("9", 200) + `","method":"m"}`, ``, "m", ""},
 		{"an object id is dropped", `{"id":{"a":1},"method":"m"}`, ``, "m", ""},
 		{"null id is no id", `{"id":null,"method":"m"}`, ``, "m", ""},

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 )
 
@@ -11,10 +12,13 @@ const maxCapture = 128
 // without reading the rest: its id (raw JSON, nil when absent or unusable),
 // its method and, for tools/call, the tool's name.
 type frameFields struct {
-	id     json.RawMessage
-	hasID  bool // the frame has an "id" key, whatever its value
-	method string
-	tool   string
+	id    json.RawMessage
+	hasID bool // the frame has an "id" key, whatever its value
+	// response marks a frame with a "result" or "error" and no "method":
+	// an answer to the server, never answered itself.
+	response bool
+	method   string
+	tool     string
 }
 
 // frameScanner walks a JSON-RPC frame byte by byte in constant memory and
@@ -41,6 +45,7 @@ type frameScanner struct {
 	// seen counts the values found for id, method and the tool's name: a
 	// field given twice is ambiguous and left out.
 	idSeen, methodSeen, toolSeen int
+	answerSeen                   bool // a top-level "result" or "error" key
 }
 
 // feed scans the next bytes of the frame.
@@ -62,6 +67,7 @@ func (s *frameScanner) step(c byte) {
 			s.inString = false
 			if s.isKey {
 				s.isKey = false
+				s.keyEnded()
 			} else {
 				s.capture = nil
 			}
@@ -157,6 +163,26 @@ func (s *frameScanner) startValue() {
 	}
 }
 
+// keyEnded decodes a key spelled with escapes ("\u0069d" is "id"), as the
+// SDK reads it, and notes a top-level "result" or "error": a response,
+// which is never answered.
+func (s *frameScanner) keyEnded() {
+	d := s.depth - 1
+	if d < 0 || d >= len(s.key) || s.keyOver[d] {
+		return
+	}
+	k := s.key[d]
+	if bytes.IndexByte(k, '\\') >= 0 {
+		var name string
+		if json.Unmarshal(append([]byte{'"'}, k...), &name) == nil && len(name) < maxCapture {
+			s.key[d] = append(append(k[:0], name...), '"')
+		}
+	}
+	if d == 0 && s.kinds[0] == '{' && (s.keyIs(0, "result") || s.keyIs(0, "error")) {
+		s.answerSeen = true
+	}
+}
+
 func (s *frameScanner) keyIs(d int, name string) bool {
 	// A key is kept with its closing quote: the scanner keeps every byte it
 	// reads inside a string.
@@ -166,7 +192,7 @@ func (s *frameScanner) keyIs(d int, name string) bool {
 // fields returns what the scan found. A field longer than maxCapture, not
 // valid JSON of its kind, or given twice, is left out.
 func (s *frameScanner) fields() frameFields {
-	f := frameFields{hasID: s.idSeen > 0}
+	f := frameFields{hasID: s.idSeen > 0, response: s.answerSeen && s.methodSeen == 0}
 	if s.idSeen == 1 && len(s.id) > 0 && json.Valid(s.id) && echoable(s.id) {
 		f.id = json.RawMessage(append([]byte(nil), s.id...))
 	}
