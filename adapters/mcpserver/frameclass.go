@@ -83,6 +83,11 @@ func classify(frame []byte, known func(string) bool) frameRule {
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message ("+err.Error()+")"))
 	}
 	if !f.hasID {
+		if f.method == "tools/call" {
+			// The SDK ignores a call without an id; say so in the
+			// audit log, the only place a notification can be answered.
+			return refuse(f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: tools/call was sent without an id, as a notification, and was not run; send it with an id"))
+		}
 		return frameRule{pass: true} // a notification
 	}
 	if why := badID(top["id"]); why != "" {

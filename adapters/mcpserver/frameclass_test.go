@@ -74,6 +74,7 @@ func TestClassifyFollowsTheFrameRules(t *testing.T) {
 		{"tool call with a fractional id", call("4.5", `{"name":"read_query"}`), toolErr, "4.5", true, "not an integer"},
 		{"tool call with a null id", call("null", `{"name":"read_query"}`), rpcErr, "", true, "null"},
 
+		{"tool call without an id", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"read_query"}}`, silent, "", true, "without an id"},
 		{"notification of the wrong version", `{"jsonrpc":"1.0","method":"x"}`, silent, "", false, ""},
 		{"notification with a duplicate key", `{"jsonrpc":"2.0","method":"x","params":{"a":1,"a":2}}`, silent, "", false, ""},
 		{"response with a duplicate key", `{"jsonrpc":"2.0","id":3,"result":{"a":1,"a":2}}`, silent, "", false, ""},
@@ -91,6 +92,8 @@ func TestClassifyFollowsTheFrameRules(t *testing.T) {
 			case silent:
 				assert.False(t, got.pass)
 				assert.True(t, got.r.silent, "%+v", got.r)
+				assert.Equal(t, tc.audit, got.r.call, "audited")
+				assert.Contains(t, got.r.reason, tc.reason)
 				return
 			}
 			if !assert.False(t, got.pass) {

@@ -36,13 +36,16 @@ type refusal struct {
 // refusal builds the guard's answer to a frame with these fields: none
 // for a notification, a tool error for a tool call with an id that can be
 // echoed, a JSON-RPC error (id null when it cannot be echoed) otherwise.
+//
+// A tools/call is audited even when it gets no answer (sent without an
+// id): the SDK never runs it, and the audit row is its only trace.
 func (f frameFields) refusal(code int, reason string) refusal {
-	r := refusal{fields: f, code: code, reason: reason}
+	r := refusal{fields: f, code: code, reason: reason, call: f.method == "tools/call"}
 	switch {
 	case !f.hasID && f.method != "", f.response:
 		r.silent = true
-	case f.method == "tools/call":
-		r.call, r.toolError = true, f.id != nil
+	case r.call:
+		r.toolError = f.id != nil
 	}
 	return r
 }
@@ -192,14 +195,7 @@ type wireError struct {
 // due (a notification or a response). A tool call is audited like any
 // refused call, under the tool it names when this server offers it.
 func (s *Server) answer(r refusal) []byte {
-	if r.silent {
-		return nil
-	}
 	f := r.fields
-	reply := wireReply{JSONRPC: "2.0", ID: f.id}
-	if f.id == nil {
-		reply.ID = json.RawMessage("null")
-	}
 	var err error = domain.Errorf(domain.ErrInvalidArgument, "%s", r.reason)
 	if r.call {
 		tool := f.tool
@@ -207,6 +203,13 @@ func (s *Server) answer(r refusal) []byte {
 			tool = "tools/call"
 		}
 		err = s.tools.Reject(context.Background(), tool, err)
+	}
+	if r.silent {
+		return nil
+	}
+	reply := wireReply{JSONRPC: "2.0", ID: f.id}
+	if f.id == nil {
+		reply.ID = json.RawMessage("null")
 	}
 	if r.toolError {
 		reply.Result = result("", err)

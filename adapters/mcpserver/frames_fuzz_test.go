@@ -321,11 +321,12 @@ func TestRefusedToolCallsAreAudited(t *testing.T) {
 		call("6", `{"name":5}`),
 		call("null", `{"name":"get_schema"}`),
 		call("7.5", `{"name":"get_schema"}`),
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"snapshot","arguments":{}}}`,
 	}
 	tools := &framesTools{slow: 300 * time.Millisecond}
 	out := framesSession(t, tools, lines, framesMax)
 	checkFrames(t, lines, out, framesMax)
-	assert.Equal(t, map[string]int{"list_tables": 2, "tools/call": 4, "get_schema": 2}, tools.rejected)
+	assert.Equal(t, map[string]int{"list_tables": 2, "tools/call": 4, "get_schema": 2, "snapshot": 1}, tools.rejected)
 	var first []string
 	for _, l := range out {
 		if strings.HasPrefix(l, `{"jsonrpc":"2.0","id":1,`) {

@@ -88,6 +88,7 @@ func TestEveryFrameIsAnsweredUnderItsOwnID(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}`, want{}},
 		{`{"jsonrpc":"2.0","method":"notifications/whatever","params":{"a":1,"a":2}}`, want{}},
 		{`{"jsonrpc":"1.0","method":"notifications/initialized"}`, want{}},
+		{`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"write_query","arguments":{"query":"CREATE TABLE sneaky (a)"}}}`, want{}},
 		{`{"jsonrpc":"2.0","id":112,"result":{}}`, want{}},
 		{`{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"x"}}`, want{}},
 	}
@@ -102,8 +103,10 @@ func TestEveryFrameIsAnsweredUnderItsOwnID(t *testing.T) {
 	assert.Contains(t, out, "tools/call,0,\"invalid params: tools/call needs \"\"params\"\" ", "params that are not an object are audited")
 	assert.Contains(t, out, "tools/call,0,\"invalid params: tools/call needs \"\"params.n", "a tool name that is not a string is audited")
 	assert.Contains(t, out, "tools/call,0,\"unknown tool \"\"no_such_tool\"\"", "an unknown tool is audited")
+	assert.Contains(t, out, "write_query,0,\"invalid request: tools/call was sent without an id", "a call sent as a notification is not run, but audited")
 	out, isErr = s.callTool(t, "list_tables", map[string]any{})
 	require.False(t, isErr, out)
+	assert.NotContains(t, out, "sneaky", "a call sent as a notification is not run")
 	assert.NotContains(t, out, "first", "neither of two duplicate queries ran")
 	assert.NotContains(t, out, "last", "neither of two duplicate queries ran")
 
