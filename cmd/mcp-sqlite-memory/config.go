@@ -41,7 +41,8 @@ const (
 
 // Config is everything the command line and environment decide.
 type Config struct {
-	// DBPath is the database file, with ~ expanded and made absolute.
+	// DBPath is the database file, with ~ expanded and made absolute; ".."
+	// is left for the system to resolve after any symbolic link.
 	DBPath string
 	// Limits are the caps every tool call runs under; already validated.
 	Limits domain.Limits
@@ -252,7 +253,7 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 
 	home := homeDir(getenv)
 	var err error
-	if cfg.DBPath, err = filepath.Abs(expandHome(s.db, home)); err != nil {
+	if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
 		return Config{}, fmt.Errorf("resolve --db: %v", err)
 	}
 	if s.auditDB != "" {
