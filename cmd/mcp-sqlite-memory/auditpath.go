@@ -19,10 +19,13 @@ var sqliteCompanions = []string{"", "-wal", "-shm", "-journal"}
 // Files are compared by identity (device and inode, [os.SameFile]) where
 // they exist, and by their resolved path otherwise. db is the database's
 // resolved path ([sqlite.Store.Path] in read-only mode).
-func checkAuditPath(db, audit string) error {
+//
+// It returns the path to open the audit database at: audit with every link
+// resolved, so that the file is created where the system would put it.
+func checkAuditPath(db, audit string) (string, error) {
 	real, err := resolveMissing(audit)
 	if err != nil {
-		return nil // sqlite.Open reports it, naming --audit-db
+		return audit, nil // sqlite.Open reports it, naming --audit-db
 	}
 	for _, a := range sqliteCompanions {
 		for _, d := range sqliteCompanions {
@@ -30,12 +33,12 @@ func checkAuditPath(db, audit string) error {
 				continue // a file's companion is never another's
 			}
 			if sameFile(real+a, db+d) {
-				return usagef("--audit-db must be another file than --db and its -wal, -shm and -journal files "+
+				return "", usagef("--audit-db must be another file than --db and its -wal, -shm and -journal files "+
 					"(it names %s%s here, through a link or another spelling): read-only mode never writes to the database", filepath.Base(db), d)
 			}
 		}
 	}
-	return nil
+	return real, nil
 }
 
 // sameFile reports whether a and b are one file: the same device and inode
@@ -67,12 +70,14 @@ func resolveMissing(path string) (string, error) {
 		if err == nil {
 			return filepath.Join(real, rest), nil
 		}
-		parent := filepath.Dir(path)
-		if !errors.Is(err, fs.ErrNotExist) || parent == path {
+		// Split off the last element by hand: filepath.Dir would clean
+		// "link/.." away by text.
+		i := strings.LastIndexAny(path, `/\`)
+		if !errors.Is(err, fs.ErrNotExist) || i <= 0 || !strings.ContainsAny(path[:i], `/\`) {
 			return "", err
 		}
-		rest = filepath.Join(filepath.Base(path), rest)
-		path = parent
+		rest = filepath.Join(path[i+1:], rest)
+		path = path[:i]
 	}
 }
 

@@ -81,10 +81,11 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		}
 		deps.Audit = jsonlog.New(stderr)
 		if cfg.AuditDB != "" {
-			if err := checkAuditPath(store.Path(), cfg.AuditDB); err != nil {
+			auditPath, err := checkAuditPath(store.Path(), cfg.AuditDB)
+			if err != nil {
 				return err
 			}
-			audit, err := sqlite.Open(ctx, cfg.AuditDB, sqlite.Options{})
+			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{})
 			if err != nil {
 				return fmt.Errorf("open audit database: %w", err)
 			}
