@@ -131,7 +131,7 @@ func (s *Store) inspectReadOnly() error {
 		return fmt.Errorf("cannot read %s-wal: %w", s.name, errors.Unwrap(werr))
 	case !wal.Mode().IsRegular():
 		return s.notRegular("-wal", wal)
-	case errors.Is(serr, fs.ErrNotExist) && wal.Size() <= walHeaderBytes:
+	case errors.Is(serr, fs.ErrNotExist) && !holdsFrames(s.path+"-wal", wal):
 		// Left over, holding no transaction: a writer would have made -shm.
 		s.immutable, s.watch.wal = true, wal
 	case errors.Is(serr, fs.ErrNotExist):
@@ -145,6 +145,25 @@ func (s *Store) inspectReadOnly() error {
 		return s.notRegular("-shm", shm)
 	}
 	return nil
+}
+
+// holdsFrames reports whether the -wal file may hold transactions: it is
+// longer than its header and the header starts with WAL's magic number
+// (SQLite ignores a WAL file without it).
+func holdsFrames(path string, fi os.FileInfo) bool {
+	if fi.Size() <= walHeaderBytes {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return true // let the refusal say so; never guess "empty"
+	}
+	defer f.Close()
+	var magic [4]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil {
+		return true
+	}
+	return magic == [4]byte{0x37, 0x7f, 0x06, 0x82} || magic == [4]byte{0x37, 0x7f, 0x06, 0x83}
 }
 
 // notRegular refuses a -wal or -shm that is a link, a folder or a device:

@@ -194,24 +194,30 @@ func TestReadOnlyRefusesWhatItCannotReadFaithfully(t *testing.T) {
 	}
 }
 
-// An empty -wal file left without -shm holds no transaction: the database
-// is read from the main file alone, and nothing is created.
-func TestReadOnlyReadsPastAnEmptyLeftoverWAL(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), roFolder)
-	path := filepath.Join(dir, "shop.db")
-	mustRawDB(t, path, "wal", "CREATE TABLE t (a)", "INSERT INTO t VALUES (1), (2)")
-	require.NoError(t, os.WriteFile(path+"-wal", nil, 0o644))
-	before := stateOf(t, path)
-	s := mustOpenWith(t, path, sqlite.Options{ReadOnly: true})
-	n, err := roCount(t, s)
-	require.NoError(t, err)
-	assert.Equal(t, int64(2), n)
-	require.NoError(t, os.WriteFile(path+"-wal", make([]byte, 4096), 0o644)) // a writer's frames
-	_, err = roCount(t, s)
-	assert.ErrorIs(t, err, domain.ErrUnavailable, "a -wal that grows means a writer")
-	require.NoError(t, s.Close())
-	require.NoError(t, os.WriteFile(path+"-wal", nil, 0o644))
-	assert.Equal(t, before, stateOf(t, path))
+// A -wal file left without -shm that holds no transaction (empty, or
+// without WAL's magic number, which SQLite ignores) does not stop a read:
+// the database is read from the main file alone, and nothing is created.
+// Once the -wal file changes, a writer is at work and reads stop.
+func TestReadOnlyReadsPastALeftoverWALWithoutTransactions(t *testing.T) {
+	for name, leftover := range map[string][]byte{"empty": nil, "no WAL header": make([]byte, 4096)} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), roFolder)
+			path := filepath.Join(dir, "shop.db")
+			mustRawDB(t, path, "wal", "CREATE TABLE t (a)", "INSERT INTO t VALUES (1), (2)")
+			require.NoError(t, os.WriteFile(path+"-wal", leftover, 0o644))
+			before := stateOf(t, path)
+			s := mustOpenWith(t, path, sqlite.Options{ReadOnly: true})
+			n, err := roCount(t, s)
+			require.NoError(t, err)
+			assert.Equal(t, int64(2), n)
+			assert.Equal(t, before, stateOf(t, path), "nothing created")
+			frames := append([]byte{0x37, 0x7f, 0x06, 0x82}, make([]byte, 8188)...)
+			require.NoError(t, os.WriteFile(path+"-wal", frames, 0o644)) // a writer's frames
+			_, err = roCount(t, s)
+			assert.ErrorIs(t, err, domain.ErrUnavailable, "a -wal that changes means a writer")
+			require.NoError(t, s.Close())
+		})
+	}
 }
 
 func TestReadOnlyRefusesOnceTheFileChanges(t *testing.T) {
