@@ -313,3 +313,29 @@ func TestBinaryRefusesToReadAReplacedFile(t *testing.T) {
 		assert.NotContains(t, out, dir)
 	}
 }
+
+// A -wal file beside a link belongs to no database: SQLite uses the one
+// beside the real file. On a cleanly closed WAL database reached through
+// such a link, the session reads the real file alone and creates no -wal
+// or -shm beside it.
+func TestBinaryIgnoresAWALBesideTheLink(t *testing.T) {
+	root := t.TempDir()
+	real := filepath.Join(root, folderName, "shop.db")
+	mustServerShop(t, real, newShop())
+	other := filepath.Join(root, "other place")
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	link := filepath.Join(other, "shop.db")
+	require.NoError(t, os.Symlink(real, link))
+	require.NoError(t, os.WriteFile(link+"-wal", nil, 0o644))
+	before, otherBefore := stateOf(t, real), linksNames(t, other)
+
+	p := e2e.Start(t, e2e.Command(bin, "--db", link, "--read-only"))
+	assert.Equal(t, "count(*)\n150\n# 1 rows", linksMust(t, p.Session, "read_query", map[string]any{"query": "SELECT count(*) FROM customers"}))
+	out, isErr := harness.Call(t, p.Session, "read_query", map[string]any{"query": "SELECT * FROM pragma_journal_mode"})
+	assert.True(t, isErr, "SQLite would answer delete for a WAL database read without its -wal: %s", out)
+	assert.Contains(t, out, "shop.db is a WAL database (journal_mode wal)")
+	assert.Equal(t, before.Files, stateOf(t, real).Files, "no -wal or -shm beside the real file")
+	require.NoError(t, p.Session.Close())
+	assert.Equal(t, before, stateOf(t, real))
+	assert.Equal(t, otherBefore, linksNames(t, other))
+}
