@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -216,6 +217,22 @@ func (s *Store) checkImmutable() error {
 		return domain.Errorf(domain.ErrUnavailable, "another program started writing to %s after this read-only session opened it; restart the server to read it consistently", s.name)
 	}
 	return nil
+}
+
+// truthfulSQL answers the plain "PRAGMA journal_mode" (or
+// "PRAGMA main.journal_mode") itself when SQLite's answer would be false
+// (see journalModeNote): it becomes SELECT 'wal' AS journal_mode, which
+// runs through every layer like any read. Every other spelling reaches
+// SQLite and is refused with the truth.
+func (s *Store) truthfulSQL(sql string) string {
+	if s.journalModeNote() == "" {
+		return sql
+	}
+	f := strings.Fields(strings.TrimRight(sql, "; \t\r\n"))
+	if len(f) == 2 && strings.EqualFold(f[0], "pragma") && (strings.EqualFold(f[1], "journal_mode") || strings.EqualFold(f[1], "main.journal_mode")) {
+		return "SELECT 'wal' AS journal_mode"
+	}
+	return sql
 }
 
 // journalModeNote is the refusal of PRAGMA journal_mode (and

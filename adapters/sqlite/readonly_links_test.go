@@ -271,9 +271,13 @@ func TestReadOnlyJournalModeIsTruthful(t *testing.T) {
 	closedWAL := filepath.Join(t.TempDir(), "closed.db")
 	mustRawDB(t, closedWAL, "wal", "CREATE TABLE t (a)", "INSERT INTO t VALUES (1)")
 	s := mustOpenWith(t, closedWAL, sqlite.Options{ReadOnly: true})
+	for _, q := range []string{"PRAGMA journal_mode", "pragma  MAIN.Journal_Mode ;"} {
+		rows, err := readRows(s, q)
+		require.NoError(t, err, q)
+		assert.Equal(t, [][]any{{"wal"}}, rows, "%s: the plain pragma is answered with the truth", q)
+	}
 	for _, q := range []string{
-		"PRAGMA journal_mode",
-		"PRAGMA main.journal_mode",
+		"PRAGMA /* other spellings reach SQLite */ journal_mode",
 		"SELECT * FROM pragma_journal_mode",
 		"SELECT upper(journal_mode) FROM pragma_journal_mode()",
 		"SELECT t.a, j.journal_mode FROM t, pragma_journal_mode AS j",

@@ -108,6 +108,11 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	// Read-only: the file SQLite opened is still the one inspected.
+	if err := s.checkImmutable(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if !opts.ReadOnly {
 		if err := s.bootstrap(ctx); err != nil {
 			s.Close()

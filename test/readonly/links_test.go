@@ -331,6 +331,8 @@ func TestBinaryIgnoresAWALBesideTheLink(t *testing.T) {
 
 	p := e2e.Start(t, e2e.Command(bin, "--db", link, "--read-only"))
 	assert.Equal(t, "count(*)\n150\n# 1 rows", linksMust(t, p.Session, "read_query", map[string]any{"query": "SELECT count(*) FROM customers"}))
+	assert.Equal(t, "journal_mode\nwal\n# 1 rows", linksMust(t, p.Session, "read_query", map[string]any{"query": "PRAGMA journal_mode"}),
+		"the truth, where SQLite would say delete for a WAL database read without its -wal")
 	out, isErr := harness.Call(t, p.Session, "read_query", map[string]any{"query": "SELECT * FROM pragma_journal_mode"})
 	assert.True(t, isErr, "SQLite would answer delete for a WAL database read without its -wal: %s", out)
 	assert.Contains(t, out, "shop.db is a WAL database (journal_mode wal)")
