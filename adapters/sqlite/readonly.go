@@ -98,17 +98,21 @@ func (s *Store) fileError(err error) error {
 // under another name keeps its -wal file beside that name, where this
 // session cannot find it.
 func (s *Store) inspectReadOnly() error {
-	f, err := os.Open(s.path)
-	if err != nil {
-		return s.fileError(err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	// Stat before opening: opening a named pipe would block.
+	fi, err := os.Stat(s.path)
 	if err != nil {
 		return s.fileError(err)
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file (%s); point --db at a SQLite database file", s.name, kindOf(fi))
+	}
+	f, err := os.Open(s.path)
+	if err != nil {
+		return s.fileError(err)
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s changed while it was being opened; start again", s.name)
 	}
 	s.watch.db = fi
 	// Byte 19 of the header, the file format read version, is 2 for WAL;
