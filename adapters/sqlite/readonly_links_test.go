@@ -299,3 +299,41 @@ func TestReadOnlyJournalModeIsTruthful(t *testing.T) {
 		assert.Equal(t, [][]any{{want}}, rows, path)
 	}
 }
+
+// A read that runs while another program changes a file opened with
+// immutable=1 returns no rows: they could mix old and new pages.
+func TestReadOnlyDropsARunningReadWhenTheFileChanges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), roFolder, "shop.db")
+	mustRawDB(t, path, "wal", "CREATE TABLE t (a)", "INSERT INTO t VALUES (1), (2), (3)")
+	s := mustOpenWith(t, path, sqlite.Options{ReadOnly: true})
+	changed := false
+	var got [][]any
+	err := s.Read(context.Background(), "SELECT a FROM t", func([]string) {}, func(r []any) bool {
+		if !changed {
+			mustRawDB(t, path, "wal", "INSERT INTO t VALUES (4)") // a writer comes and goes
+			changed = true
+		}
+		got = append(got, append([]any(nil), r...))
+		return true
+	})
+	require.ErrorIs(t, err, domain.ErrUnavailable)
+	assert.Contains(t, err.Error(), "another program started writing to shop.db")
+}
+
+// A -wal and a stale -shm copied from a live writer, with no writer now:
+// SQLite rebuilds its index of the -wal in the -shm (shared memory, as any
+// reader does) and every committed row is read; no file appears.
+func TestReadOnlyReadsACopyWithItsWALAndSHM(t *testing.T) {
+	live := filepath.Join(t.TempDir(), "live", "shop.db")
+	writer := roLiveWriter(t, live)
+	dir := filepath.Join(t.TempDir(), roFolder)
+	path := roCopy(t, live, dir, "-wal", "-shm")
+	require.NoError(t, writer.Close())
+	before := stateOf(t, path)
+	s := mustOpenWith(t, path, sqlite.Options{ReadOnly: true})
+	n, err := roCount(t, s)
+	require.NoError(t, err)
+	assert.Equal(t, int64(200), n)
+	require.NoError(t, s.Close())
+	assert.Equal(t, before, stateOf(t, path), "the database's bytes, time and neighbours are unchanged")
+}

@@ -107,12 +107,17 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 		vals := make([]any, st.ncol)
 		for {
 			more, err := st.step()
-			if err != nil || !more {
+			if err != nil {
 				return err
+			}
+			if !more {
+				// Read-only mode: rows read while another program changed
+				// the file under immutable=1 may mix pages; none is sent.
+				return s.checkImmutable()
 			}
 			st.row(vals)
 			if !row(vals) {
-				return nil
+				return s.checkImmutable()
 			}
 		}
 	})
