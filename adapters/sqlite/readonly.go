@@ -223,6 +223,17 @@ func (s *Store) checkImmutable() error {
 	return nil
 }
 
+// checkAfterRead runs when a read has stepped through its rows, before
+// they are sent. Only a file opened with immutable=1 can change under a
+// running read (with locking SQLite keeps the read consistent), so it
+// costs nothing otherwise.
+func (s *Store) checkAfterRead() error {
+	if !s.immutable {
+		return nil
+	}
+	return s.checkImmutable()
+}
+
 // truthfulSQL answers the plain "PRAGMA journal_mode" (or
 // "PRAGMA main.journal_mode") itself when SQLite's answer would be false
 // (see journalModeNote): it becomes SELECT 'wal' AS journal_mode, which

@@ -113,11 +113,11 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 			if !more {
 				// Read-only mode: rows read while another program changed
 				// the file under immutable=1 may mix pages; none is sent.
-				return s.checkImmutable()
+				return s.checkAfterRead()
 			}
 			st.row(vals)
 			if !row(vals) {
-				return s.checkImmutable()
+				return s.checkAfterRead()
 			}
 		}
 	})
