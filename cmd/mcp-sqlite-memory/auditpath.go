@@ -22,10 +22,21 @@ var sqliteCompanions = []string{"", "-wal", "-shm", "-journal"}
 //
 // It returns the path to open the audit database at: audit with every link
 // resolved, so that the file is created where the system would put it.
-func checkAuditPath(db, audit string) (string, error) {
+//
+// It also refuses an audit file inside one of snapDirs, the database's
+// snapshot folders: what a read-write session keeps there is its own, and
+// its rotation deletes files there.
+func checkAuditPath(db string, snapDirs []string, audit string) (string, error) {
 	real, err := resolveMissing(audit)
 	if err != nil {
 		return audit, nil // sqlite.Open reports it, naming --audit-db
+	}
+	for _, dir := range snapDirs {
+		d, err := resolveMissing(dir)
+		if err == nil && len(real) > len(d) && strings.EqualFold(real[:len(d)], d) && os.IsPathSeparator(real[len(d)]) {
+			return "", usagef("--audit-db must not be inside the database's snapshot folder %s: it belongs to the snapshots "+
+				"(a read-write session rotates files there); choose another folder", filepath.Base(d))
+		}
 	}
 	for _, a := range sqliteCompanions {
 		for _, d := range sqliteCompanions {

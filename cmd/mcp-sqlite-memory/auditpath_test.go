@@ -19,7 +19,10 @@ func TestCheckAuditPath(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(root, "data"), filepath.Join(root, "linked")))
 	require.NoError(t, os.Mkdir(filepath.Join(root, "data", "deeper"), 0o755))
 
+	snaps := []string{filepath.Join(root, "data", "shop.snapshots"), filepath.Join(root, "elsewhere")}
 	for _, audit := range []string{
+		filepath.Join(root, "linked", "shop.snapshots", "audit.db"),
+		filepath.Join(root, "elsewhere", "deeper", "audit.db"),
 		db,
 		filepath.Join(root, "hard.db"),
 		filepath.Join(root, "linked", "shop.db"),
@@ -28,7 +31,7 @@ func TestCheckAuditPath(t *testing.T) {
 		root + "/linked/deeper/../shop.db-shm",
 		root + "/data/not-yet/../shop.db",
 	} {
-		_, err := checkAuditPath(db, audit)
+		_, err := checkAuditPath(db, snaps, audit)
 		var ue *usageError
 		assert.ErrorAs(t, err, &ue, audit)
 	}
@@ -39,7 +42,7 @@ func TestCheckAuditPath(t *testing.T) {
 		filepath.Join(root, "data", "shop.db.audit"):       filepath.Join(root, "data", "shop.db.audit"),
 		filepath.Join(root, "linked", "deeper", "shop.db"): filepath.Join(root, "data", "deeper", "shop.db"),
 	} {
-		got, err := checkAuditPath(db, audit)
+		got, err := checkAuditPath(db, snaps, audit)
 		require.NoError(t, err, audit)
 		assert.Equal(t, want, got, "opened where the system would create it")
 	}

@@ -81,7 +81,8 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		}
 		deps.Audit = jsonlog.New(stderr)
 		if cfg.AuditDB != "" {
-			auditPath, err := checkAuditPath(store.Path(), cfg.AuditDB)
+			snapDirs := []string{snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir}).Dir(), snapshot.New(store.Path(), snapshot.Options{}).Dir()}
+			auditPath, err := checkAuditPath(store.Path(), snapDirs, cfg.AuditDB)
 			if err != nil {
 				return err
 			}

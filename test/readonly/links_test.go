@@ -341,3 +341,27 @@ func TestBinaryIgnoresAWALBesideTheLink(t *testing.T) {
 	assert.Equal(t, before, stateOf(t, real))
 	assert.Equal(t, otherBefore, linksNames(t, other))
 }
+
+// The database's snapshot folders belong to its read-write sessions, which
+// rotate files there: an audit database is refused inside them.
+func TestBinaryRefusesAnAuditDatabaseAmongTheSnapshots(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), folderName)
+	path := filepath.Join(dir, "shop.db")
+	mustWriteShop(t, path, "delete", newShop())
+	snaps := filepath.Join(t.TempDir(), "snaps")
+	for name, args := range map[string][]string{
+		"default snapshot folder": {"--audit-db", filepath.Join(dir, "shop.snapshots", "audit.db")},
+		"--snapshot-dir":          {"--snapshot-dir", snaps, "--audit-db", filepath.Join(snaps, "audit.db")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			before := stateOf(t, path)
+			got := runToExit(t, e2e.Command(bin, append([]string{"--db", path, "--read-only"}, args...)...))
+			assert.Equal(t, 2, got.code, got.stderr)
+			assert.Contains(t, got.stderr, "--audit-db must not be inside the database's snapshot folder")
+			assert.NotContains(t, got.stderr, dir)
+			assert.Equal(t, before, stateOf(t, path))
+			assert.NoDirExists(t, filepath.Join(dir, "shop.snapshots"))
+			assert.NoDirExists(t, snaps)
+		})
+	}
+}
