@@ -337,3 +337,21 @@ func TestReadOnlyReadsACopyWithItsWALAndSHM(t *testing.T) {
 	require.NoError(t, s.Close())
 	assert.Equal(t, before, stateOf(t, path), "the database's bytes, time and neighbours are unchanged")
 }
+
+// A -shm left without a -wal (a crash after the -wal was removed, or a
+// partial copy) means nothing: every transaction is in the main file, which
+// is read alone; the stale -shm is neither used nor changed.
+func TestReadOnlyIgnoresALeftoverSHM(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), roFolder)
+	path := filepath.Join(dir, "shop.db")
+	mustRawDB(t, path, "wal", "CREATE TABLE t (a)", "INSERT INTO t VALUES (1), (2)")
+	require.NoError(t, os.WriteFile(path+"-shm", []byte("stale index"), 0o644))
+	before, shm := stateOf(t, path), stateOf(t, path+"-shm")
+	s := mustOpenWith(t, path, sqlite.Options{ReadOnly: true})
+	n, err := roCount(t, s)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), n)
+	require.NoError(t, s.Close())
+	assert.Equal(t, before, stateOf(t, path))
+	assert.Equal(t, shm.Sum, stateOf(t, path+"-shm").Sum)
+}
