@@ -198,8 +198,14 @@ func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, e
 }
 
 // ReplaceView runs the create_view DDL on an internal connection in one
-// transaction, dropping the old view first when replace is set.
-func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool) error {
+// transaction, dropping the old view first when replace is set, and stores
+// audit's row in the same transaction.
+func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool, audit ports.AuditFunc[string]) error {
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	conn, err := s.internal.Conn(ctx)
 	if err != nil {
 		return s.connError(ctx, err)
@@ -216,6 +222,11 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 		}
 		if _, err := conn.ExecContext(ctx, ddl); err != nil {
 			return err
+		}
+		if audit != nil {
+			if _, err := conn.ExecContext(ctx, auditInsert, auditArgs(audit(name))...); err != nil {
+				return err
+			}
 		}
 		_, err := conn.ExecContext(ctx, "COMMIT")
 		return err

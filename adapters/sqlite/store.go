@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	// The driver registers itself as "sqlite" with database/sql. This is the
@@ -63,13 +62,14 @@ type Store struct {
 	wal, immutable bool
 
 	internal *sql.DB // bootstrap, memory, audit, view DDL: no policy
+	readers  *sql.DB // agent read tier and catalog: query_only
+	writers  *sql.DB // agent write and destructive tiers
 
-	// The audit insert runs after every call; it is compiled once.
-	auditOnce sync.Once
-	auditStmt *sql.Stmt
-	auditErr  error
-	readers   *sql.DB // agent read tier and catalog: query_only
-	writers   *sql.DB // agent write and destructive tiers
+	// writeTurn is the in-process writer lock (writelock.go): a buffered
+	// channel of one, held by the write transaction running now.
+	writeTurn chan struct{}
+	// audit group-commits the query_log rows of calls that write nothing.
+	audit committer
 }
 
 // Open opens (and in read-write mode creates and bootstraps) the database at
@@ -82,7 +82,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", path, err)
 	}
-	s := &Store{path: abs, name: filepath.Base(abs), opts: opts}
+	s := &Store{path: abs, name: filepath.Base(abs), opts: opts, writeTurn: make(chan struct{}, 1)}
 	if opts.ReadOnly {
 		if err := s.inspectReadOnly(); err != nil {
 			return nil, err
@@ -234,9 +234,7 @@ func (s *Store) explainReadOnly(err error) string {
 // Close closes every connection.
 func (s *Store) Close() error {
 	var errs []error
-	if s.auditStmt != nil {
-		errs = append(errs, s.auditStmt.Close())
-	}
+	s.closeAuditConn()
 	for _, db := range []*sql.DB{s.writers, s.readers, s.internal} {
 		if db != nil {
 			errs = append(errs, db.Close())
