@@ -122,8 +122,13 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 		return out, nil // the row committed with the write
 	}
 	// The row is written even when the client cancelled the call, within
-	// the call's deadline or a short grace after it.
+	// the call's deadline or a short grace after it. A call that failed
+	// because another program holds the write lock gets the grace only:
+	// its row waits for that same lock.
 	dl, _ := cctx.Deadline()
+	if errors.Is(err, domain.ErrBusy) {
+		dl = time.Time{}
+	}
 	actx, acancel := context.WithDeadline(context.WithoutCancel(ctx), later(dl, time.Now().Add(auditGrace)))
 	defer acancel()
 	if aerr := s.d.Audit.Record(actx, s.entry(tool, start, sp, err)); aerr != nil {

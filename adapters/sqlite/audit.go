@@ -62,6 +62,7 @@ type committer struct {
 // pendingRow is one call's row waiting for its batch's commit.
 type pendingRow struct {
 	e        domain.AuditEntry
+	arrived  time.Time
 	deadline time.Time // zero: none
 	taken    bool      // a batch holds it; its outcome will arrive on done
 	done     chan error
@@ -72,7 +73,7 @@ type pendingRow struct {
 // starts, the row is withdrawn and an error returned; once a batch holds
 // it, Record waits for that batch (bounded by the batch's deadline).
 func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
-	p := &pendingRow{e: e, done: make(chan error, 1)}
+	p := &pendingRow{e: e, arrived: time.Now(), done: make(chan error, 1)}
 	p.deadline, _ = ctx.Deadline()
 	a := &s.audit
 	a.mu.Lock()
@@ -130,6 +131,7 @@ func (s *Store) commitBatch() {
 func (s *Store) writeBatch(batch []*pendingRow) error {
 	ctx := context.Background()
 	var latest time.Time
+	budget := batch[0].arrived.Add(busyTimeout) // the earliest arrival: the queue is in order
 	for _, p := range batch {
 		if p.deadline.IsZero() {
 			latest = time.Time{}
@@ -155,7 +157,7 @@ func (s *Store) writeBatch(batch []*pendingRow) error {
 			return s.connError(ctx, err)
 		}
 	}
-	connOK, err := s.insertBatch(ctx, batch)
+	connOK, err := s.insertBatch(ctx, batch, budget)
 	if !connOK {
 		// The connection may be unusable; the next batch opens a fresh one.
 		s.closeAuditConn()
@@ -165,26 +167,17 @@ func (s *Store) writeBatch(batch []*pendingRow) error {
 
 // insertBatch runs the batch's transaction on the committer's connection;
 // connOK is false when the connection may be left in a bad state.
-func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow) (connOK bool, err error) {
+func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow, budget time.Time) (connOK bool, err error) {
 	a := &s.audit
-	wait := busyTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		wait = min(wait, time.Until(dl))
-	}
 	// Waiting for another program's lock ends with the batch's deadline
-	// (an interrupt cannot end that wait).
-	if err := a.conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
-		if err != nil {
-			return err
-		}
-		h.setBusyTimeout(wait)
-		return nil
-	}); err != nil {
+	// (an interrupt cannot end that wait) or its budget (writelock.go).
+	if err := setBusy(a.conn, foreignWait(ctx, budget)); err != nil {
 		return false, s.auditError(ctx, err)
 	}
 	if _, err = a.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return true, s.auditError(ctx, err)
+		// This process's writes are held off (writeTurn): only another
+		// program can hold SQLite's lock now.
+		return true, s.lockError(ctx, err)
 	}
 	if a.stmt == nil {
 		if a.stmt, err = a.conn.PrepareContext(ctx, auditInsert); err != nil {
@@ -211,10 +204,10 @@ func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow) (connOK bo
 // kept the write lock, or SQLite refused the insert.
 func (s *Store) auditError(ctx context.Context, err error) error {
 	switch {
+	case isBusy(err): // this process's writes were held off: another program's lock
+		return s.busyError()
 	case ctx.Err() != nil:
 		return s.auditTimeout(ctx)
-	case isBusy(err):
-		return s.busyError()
 	}
 	return s.connError(ctx, err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -201,6 +202,7 @@ func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, e
 // transaction, dropping the old view first when replace is set, and stores
 // audit's row in the same transaction.
 func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool, audit ports.AuditFunc[string]) error {
+	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {
 		return err
@@ -211,8 +213,12 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool,
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
 		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.lockError(ctx, err)
 	}
 	run := func() error {
 		if replace {

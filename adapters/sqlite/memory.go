@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -16,6 +17,7 @@ var _ ports.MemoryStore = (*Store)(nil)
 // server processes queue up and form one linear chain. audit's row, when
 // set, is inserted after fn, in the same transaction.
 func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {
 		return err
@@ -26,6 +28,10 @@ func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit fun
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
+		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
 	// Events and checkpoints are the memory the user relies on: their
 	// commit is fsynced (FULL); the pooled connection goes back to NORMAL.
 	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {

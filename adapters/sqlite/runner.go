@@ -142,6 +142,7 @@ func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (doma
 // earlier writes first (writelock.go).
 func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row ports.RowFunc) (domain.WriteResult, error) {
 	var res domain.WriteResult
+	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {
 		return res, err
@@ -149,13 +150,10 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 	defer release()
 	err = s.withAgent(ctx, req.Tier, func(c *call) error {
 		c.suspended = true
-		// Waiting for another writer's lock ends with the call's deadline
-		// (the interrupt that enforces it cannot end that wait).
-		wait := busyTimeout
-		if dl, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(dl))
-		}
-		c.h.setBusyTimeout(wait)
+		// Waiting for another program's lock ends with the call's deadline
+		// (the interrupt that enforces it cannot end that wait) or its
+		// budget (writelock.go), whichever comes first.
+		c.h.setBusyTimeout(foreignWait(ctx, budget))
 		err := c.h.exec("BEGIN IMMEDIATE")
 		c.h.setBusyTimeout(busyTimeout)
 		if err != nil {
