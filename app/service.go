@@ -153,7 +153,10 @@ func (s *Service) unaudited(callErr, auditErr error) error {
 	if errors.As(auditErr, &de) {
 		kind = de.Kind
 	}
-	if callErr != nil {
+	switch {
+	case callErr != nil && errors.Is(callErr, domain.ErrBusy) && errors.Is(auditErr, domain.ErrBusy):
+		return domain.Errorf(domain.ErrBusy, "%s (its audit row could not be written either, for the same reason)", callErr.Error())
+	case callErr != nil:
 		return domain.Errorf(kindOf(callErr), "%s (and its audit row could not be written: %s)", callErr.Error(), why)
 	}
 	return domain.Errorf(kind, "the call's audit row could not be written, so its result is withheld "+
