@@ -98,12 +98,16 @@ func TestMemoryAndViewWritesStoreTheirRows(t *testing.T) {
 	ctx := context.Background()
 	e, err := s.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, "note", "audited")
-	}, func(e domain.Event) domain.AuditEntry { return auditEntry("append_event", fmt.Sprintf("event %d", e.ID)) })
+	}, func(e domain.Event) domain.AuditEntry {
+		return auditEntry("append_event", fmt.Sprintf("event %d", e.ID))
+	})
 	require.NoError(t, err)
 	assert.Equal(t, 1, auditCount(t, path, fmt.Sprintf("event %d", e.ID)))
 	c, err := s.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "audited")
-	}, func(c domain.Checkpoint) domain.AuditEntry { return auditEntry("checkpoint", fmt.Sprintf("checkpoint %d", c.ID)) })
+	}, func(c domain.Checkpoint) domain.AuditEntry {
+		return auditEntry("checkpoint", fmt.Sprintf("checkpoint %d", c.ID))
+	})
 	require.NoError(t, err)
 	assert.Positive(t, c.ID)
 	assert.Equal(t, 1, auditCount(t, path, fmt.Sprintf("checkpoint %d", c.ID)), "the row sees the stored checkpoint's id")
