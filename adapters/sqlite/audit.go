@@ -151,6 +151,9 @@ func (s *Store) writeBatch(batch []*pendingRow) error {
 		return s.auditTimeout(ctx)
 	}
 	defer release()
+	if s.closed {
+		return domain.Errorf(domain.ErrUnavailable, "the server is shutting down; the audit row was not written")
+	}
 	a := &s.audit
 	if a.conn == nil {
 		if a.conn, err = s.internal.Conn(ctx); err != nil {

@@ -70,7 +70,12 @@ type Store struct {
 	writeTurn chan struct{}
 	// audit group-commits the query_log rows of calls that write nothing.
 	audit committer
+	// closed is set by Close, under the write turn.
+	closed bool
 }
+
+// closeWait is how long Close waits for a write still running.
+const closeWait = 2 * time.Second
 
 // Open opens (and in read-write mode creates and bootstraps) the database at
 // path. A file that is not SQLite gives an error naming the file. In
@@ -234,7 +239,15 @@ func (s *Store) explainReadOnly(err error) string {
 // Close closes every connection.
 func (s *Store) Close() error {
 	var errs []error
-	s.closeAuditConn()
+	// The audit committer's connection belongs to whoever holds the write
+	// turn; a write still running gets a moment to finish.
+	select {
+	case s.writeTurn <- struct{}{}:
+		s.closed = true
+		s.closeAuditConn()
+		<-s.writeTurn
+	case <-time.After(closeWait):
+	}
 	for _, db := range []*sql.DB{s.writers, s.readers, s.internal} {
 		if db != nil {
 			errs = append(errs, db.Close())
