@@ -170,34 +170,42 @@ func (s *Store) writeBatch(batch []*pendingRow) error {
 
 // insertBatch runs the batch's transaction on the committer's connection;
 // connOK is false when the connection may be left in a bad state.
+//
+// The statements run without ctx: they are short, and the one long part,
+// SQLite's wait for another program's lock, is bounded by the busy timeout
+// set here (an interrupt cannot end that wait anyway). ctx only words the
+// errors.
 func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow, budget time.Time) (connOK bool, err error) {
 	a := &s.audit
-	// Waiting for another program's lock ends with the batch's deadline
-	// (an interrupt cannot end that wait) or its budget (writelock.go).
+	run := context.Background()
 	if err := setBusy(a.conn, foreignWait(ctx, budget)); err != nil {
 		return false, s.auditError(ctx, err)
 	}
-	if _, err = a.conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		// This process's writes are held off (writeTurn): only another
-		// program can hold SQLite's lock now.
-		return true, s.lockError(ctx, err)
-	}
 	if a.stmt == nil {
-		if a.stmt, err = a.conn.PrepareContext(ctx, auditInsert); err != nil {
-			_, _ = a.conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		if a.stmt, err = a.conn.PrepareContext(run, auditInsert); err != nil {
 			return false, s.auditError(ctx, err)
 		}
 	}
+	if len(batch) == 1 {
+		// A lone row commits by itself: one statement instead of three.
+		if _, err := a.stmt.ExecContext(run, auditArgs(batch[0].e)...); err != nil {
+			return true, s.auditError(ctx, err)
+		}
+		return true, nil
+	}
+	if _, err = a.conn.ExecContext(run, "BEGIN IMMEDIATE"); err != nil {
+		return true, s.auditError(ctx, err)
+	}
 	for _, p := range batch {
-		if _, err = a.stmt.ExecContext(ctx, auditArgs(p.e)...); err != nil {
+		if _, err = a.stmt.ExecContext(run, auditArgs(p.e)...); err != nil {
 			break
 		}
 	}
 	if err == nil {
-		_, err = a.conn.ExecContext(ctx, "COMMIT")
+		_, err = a.conn.ExecContext(run, "COMMIT")
 	}
 	if err != nil {
-		_, rerr := a.conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		_, rerr := a.conn.ExecContext(run, "ROLLBACK")
 		return rerr == nil, s.auditError(ctx, err)
 	}
 	return true, nil
@@ -207,7 +215,7 @@ func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow, budget tim
 // kept the write lock, or SQLite refused the insert.
 func (s *Store) auditError(ctx context.Context, err error) error {
 	switch {
-	case isBusy(err): // this process's writes were held off: another program's lock
+	case isBusy(err): // this process's writes are held off (writeTurn): another program's lock
 		return s.busyError()
 	case ctx.Err() != nil:
 		return s.auditTimeout(ctx)

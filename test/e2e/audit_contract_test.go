@@ -125,8 +125,10 @@ func TestAuditReadWhileAnotherProgramHoldsTheLock(t *testing.T) {
 }
 
 // auditLongWrite is a write_query that holds this process's write lock for
-// seconds: it counts a long recursive series inside an INSERT.
-const auditLongWrite = "INSERT INTO items WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 8000000) SELECT count(*) FROM c"
+// a second or more: it counts a long recursive series inside an INSERT.
+// The tests that queue behind it run with a 60 s deadline, so that it ends
+// long before theirs however loaded the machine is.
+const auditLongWrite = "INSERT INTO items WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c"
 
 // auditStartLongWrite runs auditLongWrite in the background and returns once
 // it holds the lock; done receives its outcome.
@@ -162,7 +164,7 @@ func auditStartLongWrite(t *testing.T, cs *mcp.ClientSession, db string) (done c
 func TestAuditReadWhileThisProcessWrites(t *testing.T) {
 	t.Parallel()
 	db := newDB(t)
-	cs := start(t, db, "--query-timeout", "15").Session
+	cs := start(t, db, "--query-timeout", "60").Session
 	auditSetup(t, cs)
 	done := auditStartLongWrite(t, cs, db)
 	var wg sync.WaitGroup
@@ -180,7 +182,7 @@ func TestAuditReadWhileThisProcessWrites(t *testing.T) {
 	select {
 	case out := <-done:
 		assert.Contains(t, out, "isErr=false", "the long write itself succeeds")
-	case <-time.After(20 * time.Second):
+	case <-time.After(70 * time.Second):
 		assert.Fail(t, "the long write never ended")
 	}
 }
@@ -312,7 +314,7 @@ func TestAuditWriteRowsShareTheWriteTransaction(t *testing.T) {
 func TestAuditWritesOfOneProcessQueue(t *testing.T) {
 	t.Parallel()
 	db := newDB(t)
-	cs := start(t, db, "--query-timeout", "15").Session
+	cs := start(t, db, "--query-timeout", "60").Session
 	auditSetup(t, cs)
 	done := auditStartLongWrite(t, cs, db)
 	var wg sync.WaitGroup
