@@ -90,7 +90,7 @@ func (s *Store) Read(ctx context.Context, sql string, columns func([]string), ro
 // read is Read with the text cap given: 0 reads every value whole.
 func (s *Store) read(ctx context.Context, sql string, textCap int, columns func([]string), row ports.RowFunc) error {
 	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
-		st, err := c.compileOne(sql)
+		st, err := c.compileOne(s.truthfulSQL(sql))
 		if err != nil {
 			return err
 		}
@@ -107,12 +107,17 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 		vals := make([]any, st.ncol)
 		for {
 			more, err := st.step()
-			if err != nil || !more {
+			if err != nil {
 				return err
+			}
+			if !more {
+				// Read-only mode: rows read while another program changed
+				// the file under immutable=1 may mix pages; none is sent.
+				return s.checkAfterRead()
 			}
 			st.row(vals)
 			if !row(vals) {
-				return nil
+				return s.checkAfterRead()
 			}
 		}
 	})
@@ -122,7 +127,7 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (domain.Compiled, error) {
 	var out domain.Compiled
 	err := s.withAgent(ctx, tier, func(c *call) error {
-		st, err := c.compileOne(sql)
+		st, err := c.compileOne(s.truthfulSQL(sql))
 		if err != nil {
 			return err
 		}

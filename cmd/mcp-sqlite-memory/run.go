@@ -81,7 +81,12 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		}
 		deps.Audit = jsonlog.New(stderr)
 		if cfg.AuditDB != "" {
-			audit, err := sqlite.Open(ctx, cfg.AuditDB, sqlite.Options{})
+			snapDirs := []string{snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir}).Dir(), snapshot.New(store.Path(), snapshot.Options{}).Dir()}
+			auditPath, err := checkAuditPath(store.Path(), snapDirs, cfg.AuditDB)
+			if err != nil {
+				return err
+			}
+			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{})
 			if err != nil {
 				return fmt.Errorf("open audit database: %w", err)
 			}
