@@ -33,6 +33,7 @@ const maxValueBytes = 8 << 20
 // statement, so the fields need no lock.
 type call struct {
 	h      handle
+	dc     any // the driver connection h belongs to, for the server's own statements
 	policy domain.Policy
 
 	running   bool // the statement compiled and is now stepping
@@ -147,7 +148,7 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		if err != nil {
 			return err
 		}
-		c := &call{h: h, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
+		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
 		if tier != domain.TierRead {
 			if c.shadow, c.virtual, err = tableKinds(h); err != nil {
 				return s.translate(ctx, c, err)

@@ -142,18 +142,23 @@ func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (doma
 }
 
 // Write runs one statement under the write or destructive tier in one
-// BEGIN IMMEDIATE transaction, with the UPDATE guard.
+// BEGIN IMMEDIATE transaction, with the UPDATE guard, and stores
+// req.Audit's row in the same transaction. It waits for this process's
+// earlier writes first (writelock.go).
 func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row ports.RowFunc) (domain.WriteResult, error) {
 	var res domain.WriteResult
-	err := s.withAgent(ctx, req.Tier, func(c *call) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	err = s.withAgent(ctx, req.Tier, func(c *call) error {
 		c.suspended = true
-		// Waiting for another writer's lock ends with the call's deadline
-		// (the interrupt that enforces it cannot end that wait).
-		wait := busyTimeout
-		if dl, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(dl))
-		}
-		c.h.setBusyTimeout(wait)
+		// Waiting for another program's lock ends with the call's deadline
+		// (the interrupt that enforces it cannot end that wait) or its
+		// budget (writelock.go), whichever comes first.
+		c.h.setBusyTimeout(foreignWait(ctx, budget))
 		err := c.h.exec("BEGIN IMMEDIATE")
 		c.h.setBusyTimeout(busyTimeout)
 		if err != nil {
@@ -200,6 +205,11 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			}
 		}
 		st.finalize()
+		if req.Audit != nil {
+			if err := c.insertAuditOn(ctx, c.dc, req.Audit(res)); err != nil {
+				return err
+			}
+		}
 		c.suspended = true
 		return c.h.exec("COMMIT")
 	})

@@ -104,7 +104,6 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		deps.Snapshots = snaps
 	}
 	svc := app.New(deps, app.Options{Limits: cfg.Limits, Session: session, Logger: log})
-	defer svc.Flush()       // before the stores close: deferred calls run last-in first-out
 	var sdkLog *slog.Logger // the SDK's session chatter only with -v
 	if cfg.Verbose {
 		sdkLog = log
