@@ -10,6 +10,8 @@ const (
 	oursName  = "mcp-sqlite-memory"
 	floorName = "do-nothing SDK server"
 	cliName   = "sqlite3 CLI"
+	// baselineName is another build of this server (see baselineEnv).
+	baselineName = "baseline build"
 )
 
 // stdioFigures are the side-by-side rows for the targets that ran: each
@@ -36,7 +38,7 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 			baseline: key(fig, vs) + suffix, metric: metric, maxRatio: maxRatio})
 	}
 	others := func(label, fig, suffix, metric string, budget map[string]float64) {
-		for _, vs := range append([]string{floorName, cliName}, peerNames...) {
+		for _, vs := range append([]string{floorName, cliName, baselineName}, peerNames...) {
 			if vs == floorName && (fig == "rows1000" || fig == "join") {
 				continue // the floor does no SQL work
 			}
@@ -50,9 +52,9 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 	others("stdio: small query p50", "small", "", "", map[string]float64{floorName: 1.25})
 	others("stdio: small query p90", "small", "/p90", "", map[string]float64{floorName: 1.25})
 	others(fmt.Sprintf("stdio: %d processes x %d small queries", c.procs, c.perProc), "procs", "", "q/s", map[string]float64{"peer": 0.5})
-	for _, vs := range append([]string{floorName}, peerNames...) {
+	for _, vs := range append([]string{floorName, baselineName}, peerNames...) {
 		b := 0.0
-		if vs != floorName {
+		if strings.HasPrefix(vs, "peer ") {
 			b = 0.5
 		}
 		row(fmt.Sprintf("stdio: %d calls at once, one process", c.conc), "conc", "", vs, "q/s", b)

@@ -202,6 +202,10 @@ func (s *cliSession) close() {
 // database path, e.g. MCP_SQLITE_BENCH_PEERS='node-peer=npx -y some-mcp-sqlite {db}'.
 const peersEnv = "MCP_SQLITE_BENCH_PEERS"
 
+// baselineEnv names another build of this server (a binary path), measured
+// alongside as baselineName: before/after figures from one interleaved run.
+const baselineEnv = "MCP_SQLITE_BENCH_BASELINE"
+
 // knownPeers are npm peers' command names looked for on PATH when the
 // variable is unset; each is started as "<command> {db}".
 var knownPeers = []string{"mcp-sqlite", "mcp-server-sqlite-npx"}
@@ -247,6 +251,9 @@ func buildTargets(ctx context.Context, dir string) ([]target, []string, error) {
 	ts := []target{
 		mcpTarget("mcp-sqlite-memory", false, ours, "--db", "{db}", "--max-result-bytes", "4194304"),
 		mcpTarget("do-nothing SDK server", true, noop),
+	}
+	if bin := os.Getenv(baselineEnv); bin != "" {
+		ts = append(ts, mcpTarget(baselineName, false, bin, "--db", "{db}", "--max-result-bytes", "4194304"))
 	}
 	var notes []string
 	if bin, err := exec.LookPath("sqlite3"); err == nil {
