@@ -25,7 +25,7 @@ func stdioSizes(short bool) stdioConfig {
 	if short {
 		return stdioConfig{shop: fullShop, small: 300, big: 3, starts: 5, procs: 4, perProc: 100, conc: 16, perConc: 25, rounds: 2}
 	}
-	return stdioConfig{shop: fullShop, small: 1000, big: 20, starts: 20, procs: 4, perProc: 200, conc: 16, perConc: 100, rounds: 3}
+	return stdioConfig{shop: fullShop, small: 1000, big: 10, starts: 20, procs: 4, perProc: 200, conc: 16, perConc: 100, rounds: 3}
 }
 
 // stdioRun measures every target side by side, interleaved (each sample
