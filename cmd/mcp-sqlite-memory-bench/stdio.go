@@ -23,7 +23,7 @@ type stdioConfig struct {
 
 func stdioSizes(short bool) stdioConfig {
 	if short {
-		return stdioConfig{shop: fullShop, small: 300, big: 3, starts: 5, procs: 4, perProc: 100, conc: 16, perConc: 25, rounds: 2}
+		return stdioConfig{shop: fullShop, small: 300, big: 2, starts: 5, procs: 4, perProc: 100, conc: 16, perConc: 25, rounds: 2}
 	}
 	return stdioConfig{shop: fullShop, small: 1000, big: 10, starts: 20, procs: 4, perProc: 200, conc: 16, perConc: 100, rounds: 3}
 }
