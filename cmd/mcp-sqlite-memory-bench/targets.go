@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -87,11 +88,22 @@ func (s *mcpSession) pickTool(ctx context.Context) error {
 		return errors.New("offers no query tool")
 	}
 	s.tool, s.arg = pick.Name, "query"
-	schema := fmt.Sprint(pick.InputSchema)
-	if !strings.Contains(schema, "query") && strings.Contains(schema, "sql") {
-		s.arg = "sql"
+	var schema struct {
+		Properties map[string]json.RawMessage `json:"properties"`
 	}
-	if strings.Contains(schema, "limit") {
+	raw, err := json.Marshal(pick.InputSchema)
+	if err == nil {
+		err = json.Unmarshal(raw, &schema)
+	}
+	if err != nil {
+		return fmt.Errorf("tool %s: reading its input schema: %w", pick.Name, err)
+	}
+	if _, ok := schema.Properties["query"]; !ok {
+		if _, ok := schema.Properties["sql"]; ok {
+			s.arg = "sql"
+		}
+	}
+	if _, ok := schema.Properties["limit"]; ok {
 		s.lim = "limit"
 	}
 	return nil
