@@ -47,6 +47,8 @@ type Service struct {
 	// queued row is written.
 	auditMu sync.Mutex
 	last    chan struct{}
+
+	calls slots // tool calls in flight (slots.go)
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -62,7 +64,7 @@ func New(d Deps, o Options) *Service {
 	}
 	done := make(chan struct{})
 	close(done)
-	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger, last: done}
+	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger, last: done, calls: newSlots(o.Limits.MaxConcurrentCalls)}
 }
 
 // span is what a tool call reports to the audit log.
@@ -81,8 +83,11 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	s.awaitAudit(auditWait)
 	start := s.d.Clock.Now()
 	sp := &span{}
-	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout)
-	out, err := fn(cctx, sp)
+	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout) // counts from arrival
+	out, err := "", s.calls.acquire(cctx, s.limits)
+	if err == nil {
+		func() { defer s.calls.release(); out, err = fn(cctx, sp) }()
+	}
 	cancel()
 	err = s.public(err)
 	s.record(ctx, tool, start, sp, err)
