@@ -38,6 +38,8 @@ func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
 	if s.auditErr != nil {
 		return s.auditErr
 	}
-	_, err := s.auditStmt.ExecContext(context.WithoutCancel(ctx), e.TS, e.Session, e.Tool, q, ok, rows, errText, e.DurationMS, detail)
-	return err
+	return retryNoMem(ctx, func() error {
+		_, err := s.auditStmt.ExecContext(context.WithoutCancel(ctx), e.TS, e.Session, e.Tool, q, ok, rows, errText, e.DurationMS, detail)
+		return err
+	})
 }

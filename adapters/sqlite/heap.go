@@ -1,12 +1,15 @@
 package sqlite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"modernc.org/libc"
+	msqlite "modernc.org/sqlite"
 	lib "modernc.org/sqlite/lib"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -89,4 +92,39 @@ func heapError() error {
 	return domain.Errorf(domain.ErrMemory, "the statement needed more memory than %s and was stopped; nothing was changed. "+
 		"SQLite holds every value of a row at once: select fewer or shorter columns (substr(col, 1, 1000), length(col)), "+
 		"fewer rows per aggregate or sort; if other large calls were running, retry when they are done; or raise --max-sqlite-heap-bytes", limit)
+}
+
+// ownWorkRetries and ownWorkPause bound how long the server's own writes
+// (audit rows, events, checkpoints) wait for room in SQLite's heap. The
+// heap is shared, so one of them can meet the limit while an agent
+// statement holds nearly all of it; that statement then fails and frees
+// what it held within milliseconds, so a short retry gets through.
+const (
+	ownWorkRetries = 10
+	ownWorkPause   = 20 * time.Millisecond
+)
+
+// retryNoMem runs fn, the server's own work, again while it fails for
+// SQLite's heap limit, a bounded number of times.
+func retryNoMem(ctx context.Context, fn func() error) error {
+	err := fn()
+	for i := 0; i < ownWorkRetries && isNoMem(err) && ctx.Err() == nil; i++ {
+		time.Sleep(ownWorkPause)
+		err = fn()
+	}
+	return err
+}
+
+// isNoMem reports whether err is SQLITE_NOMEM, from the C API or the driver.
+func isNoMem(err error) bool {
+	var se *sqliteError
+	if errors.As(err, &se) {
+		return se.code == lib.SQLITE_NOMEM
+	}
+	var me *msqlite.Error
+	if errors.As(err, &me) {
+		return me.Code()&0xff == lib.SQLITE_NOMEM
+	}
+	var de *domain.Error
+	return errors.As(err, &de) && errors.Is(de, domain.ErrMemory)
 }

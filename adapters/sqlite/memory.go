@@ -15,6 +15,10 @@ var _ ports.MemoryStore = (*Store)(nil)
 // write lock is taken before the head is read, so appends from several
 // server processes queue up and form one linear chain.
 func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
+	return retryNoMem(ctx, func() error { return s.inWriteOnce(ctx, fn) })
+}
+
+func (s *Store) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error) error {
 	conn, err := s.internal.Conn(ctx)
 	if err != nil {
 		return s.connError(ctx, err)

@@ -187,6 +187,11 @@ func TestMemoryConcurrentCalls(t *testing.T) {
 			assert.NotContains(t, []string{"protocol", "unexpected"}, strings.SplitN(k, ":", 2)[0], "%s: %s", c.name, k)
 		}
 		s.memNextCallWorks(t, c.name)
+		// The server's own writes are not starved by the agent's statements:
+		// every call, refused ones included, has its audit row.
+		logged := mustCall(t, s.cs, "read_query", map[string]any{"query": fmt.Sprintf(
+			"SELECT count(*) AS n FROM query_log WHERE tool = 'read_query' AND query = '%s'", strings.ReplaceAll(c.query, "'", "''"))})
+		assert.Equal(t, fmt.Sprintf("n\n%d\n# 1 rows", n), logged, "%s: every call is audited", c.name)
 	}
 }
 
