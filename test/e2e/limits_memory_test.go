@@ -2,6 +2,9 @@ package e2e_test
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -239,4 +242,112 @@ func TestMemorySlotWait(t *testing.T) {
 	assert.Positive(t, outcomes["no slot"])
 	assert.Equal(t, 16, outcomes["no slot"]+outcomes["timed out"], "%v", outcomes)
 	s.memNextCallWorks(t, "16 calls behind one slot")
+}
+
+// TestMemorySearchEveryCharacterMatches: rg --json lists every submatch, so
+// a value of nearly 8 MiB matching at every character was one ~430 MB
+// output line, read whole (390 MB RSS). Both engines must answer within
+// the deadline, under the budget, with the first match.
+func TestMemorySearchEveryCharacterMatches(t *testing.T) {
+	t.Parallel()
+	for _, engine := range []struct {
+		name string
+		args []string
+	}{
+		{"ripgrep", nil},
+		{"regexp2", []string{"--rg", "/nonexistent/rg"}},
+	} {
+		t.Run(engine.name, func(t *testing.T) {
+			t.Parallel()
+			if engine.name == "ripgrep" {
+				memRequireRg(t)
+			}
+			s := memStart(t, engine.args...)
+			mustCall(t, s.cs, "write_query", map[string]any{"query": "CREATE TABLE big (v TEXT)"})
+			mustCall(t, s.cs, "write_query", map[string]any{"query": "INSERT INTO big VALUES (" + repeat(nearMax, "a") + "), (" +
+				"replace(" + repeat(nearMax/6, "x") + ", 'x', char(1, 233))), ('short a')"})
+			for _, pattern := range []string{".", "a", `\w`, "(?i)A", "[^x]"} {
+				var out string
+				var isErr bool
+				var took time.Duration
+				peak := s.memMeasure(t, func() {
+					began := time.Now()
+					var err error
+					out, isErr, err = call(s.cs, "search_text", map[string]any{"table": "big", "pattern": pattern, "context_chars": 5})
+					require.NoError(t, err, "protocol error; the server may have died")
+					took = time.Since(began)
+				})
+				t.Logf("%s /%s/: %v, peak %d kB: %s", engine.name, pattern, took.Round(time.Millisecond), peak, abbreviate(strings.ReplaceAll(out, "\n", " | ")))
+				assert.Less(t, took, bombTimeout+answerMargin, "/%s/ answered in time", pattern)
+				if runtime.GOOS == "linux" {
+					assert.Less(t, peak, memBudgetKB, "/%s/: peak RSS", pattern)
+				}
+				if isErr {
+					// ripgrep writes every submatch of the line: ~450 MB of
+					// JSON for "." over 8 MiB, over 2 s of its own CPU. It
+					// may run out of the 2 s deadline; the server skips what
+					// it does not need, so memory stays flat either way.
+					require.Equal(t, "ripgrep", engine.name, "/%s/: %s", pattern, out)
+					assert.Contains(t, out, "exceeded 2s", pattern)
+					continue
+				}
+				assert.Contains(t, out, "1,v,aaaaaa...", "/%s/: the first match of the long value", pattern)
+				assert.Contains(t, out, "matching values in", pattern)
+			}
+			s.memNextCallWorks(t, engine.name)
+		})
+	}
+}
+
+// TestMemoryHungRgAndItsChildrenEnd: a --rg program that hangs after
+// forking a child is ended with its whole process group at the deadline.
+func TestMemoryHungRgAndItsChildrenEnd(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups are Unix only")
+	}
+	marker := fmt.Sprintf("30.%09d", time.Now().UnixNano()%1e9) // a unique sleep length
+	script := filepath.Join(t.TempDir(), "slow-rg")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep "+marker+" &\nsh -c 'sleep "+marker+"' &\nsleep "+marker+"\n"), 0o755))
+	s := memStart(t, "--rg", script)
+	mustCall(t, s.cs, "write_query", map[string]any{"query": "CREATE TABLE t (v TEXT)"})
+	mustCall(t, s.cs, "write_query", map[string]any{"query": "INSERT INTO t VALUES ('hello')"})
+	began := time.Now()
+	out := mustFail(t, s.cs, "search_text", map[string]any{"table": "t", "pattern": "hello"})
+	assert.Less(t, time.Since(began), bombTimeout+answerMargin)
+	assert.Contains(t, out, "exceeded 2s")
+	var alive []string
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if alive = memProcesses(t, marker); len(alive) == 0 {
+			break
+		}
+	}
+	assert.Empty(t, alive, "the script and every child it forked are gone within a second of the answer")
+	s.memNextCallWorks(t, "a hung rg")
+}
+
+// memProcesses lists live processes whose command line holds marker.
+func memProcesses(t *testing.T, marker string) []string {
+	t.Helper()
+	paths, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil || len(paths) == 0 {
+		require.Empty(t, os.Getenv("CI"), "CI runs on Linux: /proc must be there")
+		t.Skip("no /proc to list processes")
+	}
+	var out []string
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), marker) {
+			out = append(out, strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return out
+}
+
+// memRequireRg skips without ripgrep, except in CI.
+func memRequireRg(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("rg"); err != nil {
+		require.Empty(t, os.Getenv("CI"), "CI must test ripgrep")
+		t.Skip("ripgrep (rg) is not on PATH")
+	}
 }
