@@ -68,19 +68,6 @@ func LimitHeap(hard, soft int64) error {
 	return nil
 }
 
-// HeapUsed reports the bytes SQLite has allocated now and at its peak since
-// the last reset (reset true starts a new peak). Both are 0 unless
-// [LimitHeap] turned the accounting on.
-func HeapUsed(reset bool) (now, peak int64) {
-	tls := libc.NewTLS()
-	defer tls.Close()
-	r := int32(0)
-	if reset {
-		r = 1
-	}
-	return lib.Xsqlite3_memory_used(tls), lib.Xsqlite3_memory_highwater(tls, r)
-}
-
 // heapError is what an agent statement that ran out of SQLite's heap gets:
 // what to narrow, and the setting to raise. Nothing was changed (a write
 // rolls back).
