@@ -38,7 +38,7 @@ func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
 	if s.auditErr != nil {
 		return s.auditErr
 	}
-	return retryNoMem(ctx, func() error {
+	return retryNoMem(context.WithoutCancel(ctx), func() error {
 		_, err := s.auditStmt.ExecContext(context.WithoutCancel(ctx), e.TS, e.Session, e.Tool, q, ok, rows, errText, e.DurationMS, detail)
 		return err
 	})
