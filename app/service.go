@@ -48,7 +48,8 @@ type Service struct {
 	auditMu sync.Mutex
 	last    chan struct{}
 
-	calls slots // tool calls in flight (slots.go)
+	calls    slots // tool calls in flight (slots.go)
+	searches slots // search_text calls in flight
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -64,7 +65,10 @@ func New(d Deps, o Options) *Service {
 	}
 	done := make(chan struct{})
 	close(done)
-	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger, last: done, calls: newSlots(o.Limits.MaxConcurrentCalls)}
+	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger, last: done,
+		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
+		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", "search_text calls"),
+	}
 }
 
 // span is what a tool call reports to the audit log.
@@ -84,7 +88,7 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	start := s.d.Clock.Now()
 	sp := &span{}
 	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout) // counts from arrival
-	out, err := "", s.calls.acquire(cctx, s.limits)
+	out, err := "", s.calls.acquire(cctx, domain.FormatSeconds(s.limits.QueryTimeout))
 	if err == nil {
 		func() { defer s.calls.release(); out, err = fn(cctx, sp) }()
 	}

@@ -305,6 +305,7 @@ func TestMemorySearchEveryCharacterMatches(t *testing.T) {
 				}
 				assert.Contains(t, out, "1,v,aaaaaa...", "/%s/: the first match of the long value", pattern)
 				assert.Contains(t, out, "matching values in", pattern)
+				assert.Contains(t, out, "2 values longer than 524288 bytes were searched in their first 524288 bytes only (--max-search-value-bytes)", pattern)
 			}
 			s.memNextCallWorks(t, engine.name)
 		})
@@ -361,5 +362,74 @@ func memRequireRg(t *testing.T) {
 	if _, err := exec.LookPath("rg"); err != nil {
 		require.Empty(t, os.Getenv("CI"), "CI must test ripgrep")
 		t.Skip("ripgrep (rg) is not on PATH")
+	}
+}
+
+// TestMemoryConcurrentSearches: a search holds whole values in Go memory,
+// outside SQLite's heap (the regexp2 engine about 5 times their size): 16
+// concurrent searches of an 8 MiB value peaked at 370 MB before searches
+// were bounded (--max-concurrent-searches). Each answers in time, under
+// the budget, with a match or with the setting to raise.
+func TestMemoryConcurrentSearches(t *testing.T) {
+	t.Parallel()
+	for _, engine := range []struct {
+		name string
+		args []string
+	}{
+		{"ripgrep", nil},
+		{"regexp2", []string{"--rg", "/nonexistent/rg"}},
+	} {
+		t.Run(engine.name, func(t *testing.T) {
+			t.Parallel()
+			if engine.name == "ripgrep" {
+				memRequireRg(t)
+			}
+			s := memStart(t, engine.args...)
+			mustCall(t, s.cs, "write_query", map[string]any{"query": "CREATE TABLE big (v TEXT)"})
+			// One match as long as the searched head: a greedy repetition,
+			// whose backtracking stack in regexp2 grows with its length.
+			mustCall(t, s.cs, "write_query", map[string]any{"query": "INSERT INTO big VALUES ('a' || " + repeat(nearMax, "b") + ")"})
+			var mu sync.Mutex
+			var slowest time.Duration
+			outcomes := map[string]int{}
+			peak := s.memMeasure(t, func() {
+				var wg sync.WaitGroup
+				for range 16 {
+					wg.Go(func() {
+						began := time.Now()
+						out, isErr, err := call(s.cs, "search_text", map[string]any{"table": "big", "pattern": "ab*"})
+						mu.Lock()
+						defer mu.Unlock()
+						slowest = max(slowest, time.Since(began))
+						switch {
+						case err != nil:
+							outcomes["protocol error"]++
+						case !isErr && strings.Contains(out, "# 1 of 1 matching values"):
+							outcomes["ok"]++
+						case isErr && strings.Contains(out, "--max-concurrent-searches"):
+							outcomes["no search slot"]++
+						case isErr && strings.Contains(out, "--max-concurrent-calls"):
+							outcomes["no call slot"]++ // searches waiting for theirs hold the call slots
+						case isErr && (strings.Contains(out, "exceeded") || strings.Contains(out, memHeapAdvice)):
+							outcomes["got a slot, then ran out of time or heap"]++
+						default:
+							outcomes["unexpected: "+abbreviate(out)]++
+						}
+					})
+				}
+				wg.Wait()
+			})
+			t.Logf("%s: slowest %v  peak %d kB  %v", engine.name, slowest.Round(time.Millisecond), peak, outcomes)
+			assert.Less(t, slowest, bombTimeout+answerMargin)
+			if runtime.GOOS == "linux" {
+				assert.Less(t, peak, memBudgetKB, "peak RSS")
+			}
+			assert.Positive(t, outcomes["ok"])
+			assert.Zero(t, outcomes["protocol error"])
+			for k := range outcomes {
+				assert.False(t, strings.HasPrefix(k, "unexpected"), k)
+			}
+			s.memNextCallWorks(t, "16 concurrent searches")
+		})
 	}
 }
