@@ -253,6 +253,8 @@ func (s *Store) translate(ctx context.Context, c *call, err error) error {
 		return s.timeoutError()
 	case se.code == lib.SQLITE_BUSY:
 		return s.busyError()
+	case se.code == lib.SQLITE_NOMEM:
+		return heapError()
 	case se.code == lib.SQLITE_CORRUPT || se.code == lib.SQLITE_NOTADB:
 		return s.damagedError(se.msg)
 	case c != nil && c.denial != "" && se.code == lib.SQLITE_AUTH:
@@ -332,6 +334,9 @@ func (s *Store) connError(ctx context.Context, err error) error {
 		return s.busyError()
 	}
 	var me *msqlite.Error
+	if errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_NOMEM {
+		return heapError()
+	}
 	if errors.As(err, &me) && (me.Code()&0xff == lib.SQLITE_CORRUPT || me.Code()&0xff == lib.SQLITE_NOTADB) {
 		return s.damagedError(err.Error())
 	}

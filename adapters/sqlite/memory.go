@@ -17,6 +17,10 @@ var _ ports.MemoryStore = (*Store)(nil)
 // server processes queue up and form one linear chain. audit's row, when
 // set, is inserted after fn, in the same transaction.
 func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	return retryNoMem(ctx, func() error { return s.inWriteOnce(ctx, fn, audit) })
+}
+
+func (s *Store) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
 	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {

@@ -170,6 +170,7 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			return err
 		}
 		defer st.finalize()
+		st.textCap = s.opts.MaxCellChars // RETURNING rows are cut like read_query's
 		guard := req.MaxUpdateRows > 0 && !c.sawDDL()
 		var before int64
 		if guard && len(c.inserted) > 0 {

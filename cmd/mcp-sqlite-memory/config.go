@@ -37,6 +37,10 @@ const (
 	envReadOnly         = "MCP_SQLITE_READ_ONLY"
 	envAuditDB          = "MCP_SQLITE_AUDIT_DB"
 	envMaxRequestBytes  = "MCP_SQLITE_MAX_REQUEST_BYTES"
+	envMaxCalls         = "MCP_SQLITE_MAX_CONCURRENT_CALLS"
+	envMaxSQLiteHeap    = "MCP_SQLITE_MAX_SQLITE_HEAP_BYTES"
+	envMaxSearches      = "MCP_SQLITE_MAX_CONCURRENT_SEARCHES"
+	envMaxSearchValue   = "MCP_SQLITE_MAX_SEARCH_VALUE_BYTES"
 )
 
 // Config is everything the command line and environment decide.
@@ -116,6 +120,8 @@ type settings struct {
 	maxResultBytes, maxCellChars    rawValue
 	maxUpdateRows, searchCandidates rawValue
 	snapshots, maxRequestBytes      rawValue
+	maxCalls, maxSQLiteHeap         rawValue
+	maxSearches, maxSearchValue     rawValue
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -135,6 +141,10 @@ func (s *settings) ints(l *domain.Limits) []struct {
 		{&s.searchCandidates, &l.SearchCandidates},
 		{&s.snapshots, &l.Snapshots},
 		{&s.maxRequestBytes, &l.MaxRequestBytes},
+		{&s.maxCalls, &l.MaxConcurrentCalls},
+		{&s.maxSQLiteHeap, &l.MaxSQLiteHeapBytes},
+		{&s.maxSearches, &l.MaxConcurrentSearches},
+		{&s.maxSearchValue, &l.MaxSearchValueBytes},
 	}
 }
 
@@ -162,6 +172,10 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 		{&s.searchCandidates, "search-candidates", envSearchCandidates},
 		{&s.snapshots, "snapshots", envSnapshots},
 		{&s.maxRequestBytes, "max-request-bytes", envMaxRequestBytes},
+		{&s.maxCalls, "max-concurrent-calls", envMaxCalls},
+		{&s.maxSQLiteHeap, "max-sqlite-heap-bytes", envMaxSQLiteHeap},
+		{&s.maxSearches, "max-concurrent-searches", envMaxSearches},
+		{&s.maxSearchValue, "max-search-value-bytes", envMaxSearchValue},
 	} {
 		n.v.flag = n.flag
 		if t := getenv(n.env); t != "" {
@@ -384,6 +398,17 @@ wins over its variable, and an empty variable counts as unset.
   --max-request-bytes N     largest inbound MCP message; a larger one is refused
                             unread, as a tool error (default %[24]d)
                             %[25]s
+  --max-concurrent-calls N  tool calls that run at once; the others wait, their
+                            deadline counting from arrival (default %[26]d)
+                            %[27]s
+  --max-concurrent-searches N  search_text calls that run at once (default %[30]d)
+                            %[31]s
+  --max-search-value-bytes N  bytes of each value search_text searches; a longer
+                            value is searched in its head only (default %[32]d)
+                            %[33]s
+  --max-sqlite-heap-bytes N cap on SQLite's memory, shared by every call in flight;
+                            a statement needing more fails (default %[28]d)
+                            %[29]s
   -v, --verbose             debug logging on stderr
                             %[23]s=1
   --version                 print the version and exit
@@ -396,5 +421,7 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,
 		d.MaxUpdateRows, envMaxUpdateRows, d.SearchCandidates, envSearchCandidates,
 		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose,
-		d.MaxRequestBytes, envMaxRequestBytes)
+		d.MaxRequestBytes, envMaxRequestBytes,
+		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
+		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue)
 }

@@ -67,6 +67,11 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	clock := systemClock{}
 	session := newSession(clock.Now())
 
+	// SQLite's heap is process-wide; the soft limit makes page caches
+	// recycle before the hard one fails a statement (ARCHITECTURE.md).
+	if err := sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2)); err != nil {
+		return err
+	}
 	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars})
 	if err != nil {
 		return err
