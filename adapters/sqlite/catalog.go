@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -198,7 +199,11 @@ func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, e
 }
 
 // ReplaceView runs the create_view DDL on an internal connection in one
-// transaction, dropping the old view first when replace is set.
+// transaction, dropping the old view first when replace is set. It changes
+// only the view: a view with triggers is not replaced (DROP VIEW would drop
+// them), and a definition that does not work in the new schema (one that
+// reads from the view itself, for one) is rolled back, so the old view
+// keeps working.
 func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool) error {
 	conn, err := s.internal.Conn(ctx)
 	if err != nil {
@@ -210,6 +215,13 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 	}
 	run := func() error {
 		if replace {
+			triggers, err := viewTriggers(ctx, conn, name)
+			if err != nil {
+				return err
+			}
+			if len(triggers) > 0 {
+				return domain.Errorf(domain.ErrConflict, "%s", domain.ViewTriggersMessage(name, triggers))
+			}
 			if _, err := conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+domain.QuoteIdent(name)); err != nil {
 				return err
 			}
@@ -217,12 +229,34 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 		if _, err := conn.ExecContext(ctx, ddl); err != nil {
 			return err
 		}
+		// SQLite checks a view's body only when it is used: use it now.
+		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(name)+" LIMIT 0"); err != nil {
+			return domain.Errorf(domain.ErrInvalidArgument, "%s", domain.BrokenViewMessage(name, s.scrub(err.Error()), replace))
+		}
 		_, err := conn.ExecContext(ctx, "COMMIT")
 		return err
 	}
 	if err := run(); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		var de *domain.Error
+		if errors.As(err, &de) {
+			return err
+		}
 		return s.connError(ctx, err)
 	}
 	return nil
+}
+
+// viewTriggers lists the triggers on view name.
+func viewTriggers(ctx context.Context, conn *sql.Conn, name string) ([]string, error) {
+	var out []string
+	err := queryOn(ctx, conn, func(rows *sql.Rows) error {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return err
+		}
+		out = append(out, t)
+		return nil
+	}, "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE ORDER BY name", name)
+	return out, err
 }
