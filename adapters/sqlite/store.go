@@ -48,6 +48,11 @@ type Options struct {
 	// [domain.LongText], so a huge value is never copied whole just to be
 	// cut. 0 reads every value whole.
 	MaxCellChars int
+	// RepairServerObjects lets startup drop look-alikes of the server's
+	// triggers, index and view, and extra triggers and indexes on its
+	// tables, instead of refusing the file; bootstrap then creates the
+	// server's own. Tables are never dropped.
+	RepairServerObjects bool
 }
 
 // Store is one SQLite database file. It implements the statement runner,
@@ -70,6 +75,8 @@ type Store struct {
 	auditErr  error
 	readers   *sql.DB // agent read tier and catalog: query_only
 	writers   *sql.DB // agent write and destructive tiers
+	// repaired lists what --repair-server-objects dropped at startup.
+	repaired []string
 }
 
 // Open opens (and in read-write mode creates and bootstraps) the database at

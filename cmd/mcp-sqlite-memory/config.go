@@ -34,6 +34,7 @@ const (
 	envSnapshotDir      = "MCP_SQLITE_SNAPSHOT_DIR"
 	envRG               = "MCP_SQLITE_RG"
 	envVerbose          = "MCP_SQLITE_VERBOSE"
+	envRepair           = "MCP_SQLITE_REPAIR_SERVER_OBJECTS"
 	envReadOnly         = "MCP_SQLITE_READ_ONLY"
 	envAuditDB          = "MCP_SQLITE_AUDIT_DB"
 	envMaxRequestBytes  = "MCP_SQLITE_MAX_REQUEST_BYTES"
@@ -57,6 +58,10 @@ type Config struct {
 	ReadOnly bool
 	// Verbose turns on debug logging.
 	Verbose bool
+	// RepairServerObjects lets startup rewrite look-alikes of the server's
+	// triggers, index and view, and drop extra ones on its tables, instead
+	// of refusing the file.
+	RepairServerObjects bool
 	// ShowVersion asks for the version line and nothing else.
 	ShowVersion bool
 	// ShowHelp asks for [usageText] and nothing else.
@@ -172,6 +177,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.ReadOnly, "read-only", readOnly, "")
 	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
+	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
@@ -384,6 +390,11 @@ wins over its variable, and an empty variable counts as unset.
   --max-request-bytes N     largest inbound MCP message; a larger one is refused
                             unread, as a tool error (default %[24]d)
                             %[25]s
+  --repair-server-objects   at startup, rewrite server triggers, index and view
+                            that are not the server's own and drop extra ones on
+                            its tables, instead of refusing the file (tables
+                            and rows are never touched)
+                            %[26]s=1
   -v, --verbose             debug logging on stderr
                             %[23]s=1
   --version                 print the version and exit
@@ -396,5 +407,5 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,
 		d.MaxUpdateRows, envMaxUpdateRows, d.SearchCandidates, envSearchCandidates,
 		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose,
-		d.MaxRequestBytes, envMaxRequestBytes)
+		d.MaxRequestBytes, envMaxRequestBytes, envRepair)
 }

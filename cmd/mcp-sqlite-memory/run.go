@@ -67,11 +67,13 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	clock := systemClock{}
 	session := newSession(clock.Now())
 
-	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars})
+	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars,
+		RepairServerObjects: cfg.RepairServerObjects})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	logRepaired(log, store)
 
 	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
 	memory := true
@@ -81,11 +83,12 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		}
 		deps.Audit = jsonlog.New(stderr)
 		if cfg.AuditDB != "" {
-			audit, err := sqlite.Open(ctx, cfg.AuditDB, sqlite.Options{})
+			audit, err := sqlite.Open(ctx, cfg.AuditDB, sqlite.Options{RepairServerObjects: cfg.RepairServerObjects})
 			if err != nil {
 				return fmt.Errorf("open audit database: %w", err)
 			}
 			defer audit.Close()
+			logRepaired(log, audit)
 			deps.Audit = audit
 		}
 	} else {
@@ -151,4 +154,11 @@ func errLine(err error) string {
 		return err.Error()
 	}
 	return mcpserver.Name + ": " + err.Error()
+}
+
+// logRepaired says what --repair-server-objects rewrote or dropped.
+func logRepaired(log *slog.Logger, store *sqlite.Store) {
+	for _, obj := range store.Repaired() {
+		log.Warn("repaired a server object that was not the server's own (--repair-server-objects): dropped it, then created the server's own objects", "object", obj)
+	}
 }
