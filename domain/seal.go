@@ -38,7 +38,9 @@ func (c Checkpoint) SealPayload() []byte {
 }
 
 // sealPrefix starts the content of the seal of checkpoint id.
-func sealPrefix(id int64) string { return "checkpoint " + strconv.FormatInt(id, 10) + " sealed: sha256 " }
+func sealPrefix(id int64) string {
+	return "checkpoint " + strconv.FormatInt(id, 10) + " sealed: sha256 "
+}
 
 // SealContent is the content of c's seal event.
 func (c Checkpoint) SealContent() string {

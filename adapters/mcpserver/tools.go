@@ -173,7 +173,9 @@ func register(s *Server, t ports.Tools, o Options) {
 	if !o.ReadOnly || o.Memory {
 		add(s, t, &mcp.Tool{Name: "verify_chain", Description: d.verifyChain, Annotations: readOnly()},
 			VerifyChainArgs{}, defaults("expected_head", ""),
-			func(ctx context.Context, in VerifyChainArgs) (string, error) { return t.VerifyChain(ctx, in.ExpectedHead) })
+			func(ctx context.Context, in VerifyChainArgs) (string, error) {
+				return t.VerifyChain(ctx, in.ExpectedHead)
+			})
 		add(s, t, &mcp.Tool{Name: "get_resume_context", Description: d.resume, Annotations: readOnly()},
 			ResumeArgs{MaxEvents: 50}, both(bound("max_events", min(50, l.MaxRows), 1, maxRows), defaults("exclude_kinds", "")),
 			func(ctx context.Context, in ResumeArgs) (string, error) {
