@@ -13,6 +13,9 @@ import (
 // hash; the agent only supplies content and kind.
 func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
 	return s.run(ctx, "append_event", func(ctx context.Context, sp *span) (string, error) {
+		if domain.LooksLikeSeal(kind, content) {
+			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the checkpoint tool; use the checkpoint tool, or another kind or wording")
+		}
 		ts := domain.FormatTS(s.d.Clock.Now())
 		e, err := s.d.Memory.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 			return domain.NewEvent(id, hash, ts, s.sess, kind, content)

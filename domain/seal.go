@@ -106,3 +106,11 @@ func coverageLine(cov Coverage, c Checkpoint) string {
 	}
 	return "# not sealed (written by the reference implementation or an older server): no hash covers this summary"
 }
+
+// LooksLikeSeal reports whether an event the agent asks to append would
+// look like a checkpoint's seal; only the checkpoint tool writes those.
+func LooksLikeSeal(kind, content string) bool {
+	content = StripSpace(content)
+	rest, ok := strings.CutPrefix(content, "checkpoint ")
+	return ok && NormalizeKind(kind) == SealKind && strings.Contains(rest, " sealed: sha256 ")
+}

@@ -224,8 +224,9 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 	return st, nil
 }
 
-// coverage finds the event that claims to seal cp, and whether an earlier
-// checkpoint was sealed, and lets the domain decide.
+// coverage finds the event that seals cp (the one right after its head, or
+// else any event claiming to), and whether an earlier checkpoint was
+// sealed, and lets the domain decide.
 func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain.Coverage, error) {
 	var seal *domain.Event
 	prefix := strings.TrimSuffix(domain.SealPattern(cp.ID), "%")
@@ -238,8 +239,8 @@ func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain
 			seal = &e
 		}
 		return nil
-	}, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 2",
-		domain.SealKind, len(prefix), prefix)
+	}, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE kind = ? AND substr(content, 1, ?) = ? "+
+		"ORDER BY id = ? DESC, id LIMIT 1", domain.SealKind, len(prefix), prefix, cp.LastEventID+1)
 	if err != nil {
 		return 0, err
 	}
