@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"database/sql"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,6 +12,20 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
+
+// integritySeal is the content of a checkpoint's seal event.
+var integritySeal = regexp.MustCompile(`^checkpoint \d+ sealed: sha256 [0-9a-f]{64}$`)
+
+// integritySeals counts the seal events among stored contents.
+func integritySeals(contents map[int]string) int {
+	n := 0
+	for _, c := range contents {
+		if integritySeal.MatchString(c) {
+			n++
+		}
+	}
+	return n
+}
 
 // integrityRewrite edits the file as someone with write access to it
 // would: it lifts the append-only triggers (putting the very same ones
