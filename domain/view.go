@@ -21,3 +21,11 @@ func BrokenViewMessage(name, msg string, replaced bool) string {
 	return fmt.Sprintf("the new definition of view %s does not work: %s (a view cannot read from itself, directly or through other views); %s. Fix select_sql and call create_view again",
 		Quote(name), msg, keep)
 }
+
+// DependentViewMessage refuses a new definition of view name that breaks
+// another view, dependent, which reads from it (msg is SQLite's error).
+func DependentViewMessage(name, dependent, msg string) string {
+	return fmt.Sprintf("the new definition of view %s would break view %s, which reads from it (%s); create_view changes only the view, "+
+		"so the previous definition is unchanged. Keep the columns %s uses, or redefine %s first",
+		Quote(name), Quote(dependent), msg, Quote(dependent), Quote(dependent))
+}

@@ -214,6 +214,10 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 		return s.connError(ctx, err)
 	}
 	run := func() error {
+		working, err := workingViews(ctx, conn, name)
+		if err != nil {
+			return err
+		}
 		if replace {
 			triggers, err := viewTriggers(ctx, conn, name)
 			if err != nil {
@@ -233,7 +237,13 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(name)+" LIMIT 0"); err != nil {
 			return domain.Errorf(domain.ErrInvalidArgument, "%s", domain.BrokenViewMessage(name, s.scrub(err.Error()), replace))
 		}
-		_, err := conn.ExecContext(ctx, "COMMIT")
+		// Other views that read this one must keep working too.
+		for _, v := range working {
+			if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(v)+" LIMIT 0"); err != nil {
+				return domain.Errorf(domain.ErrConflict, "%s", domain.DependentViewMessage(name, v, s.scrub(err.Error())))
+			}
+		}
+		_, err = conn.ExecContext(ctx, "COMMIT")
 		return err
 	}
 	if err := run(); err != nil {
@@ -245,6 +255,29 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 		return s.connError(ctx, err)
 	}
 	return nil
+}
+
+// workingViews lists the views other than name that SQLite can use now.
+func workingViews(ctx context.Context, conn *sql.Conn, name string) ([]string, error) {
+	var views []string
+	err := queryOn(ctx, conn, func(rows *sql.Rows) error {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return err
+		}
+		views = append(views, v)
+		return nil
+	}, "SELECT name FROM sqlite_schema WHERE type = 'view' AND name <> ? COLLATE NOCASE ORDER BY name", name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, v := range views {
+		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(v)+" LIMIT 0"); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out, nil
 }
 
 // viewTriggers lists the triggers on view name.

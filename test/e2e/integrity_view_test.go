@@ -43,6 +43,12 @@ func TestIntegrityCreateViewChangesOnlyTheView(t *testing.T) {
 
 	// The way through: drop the trigger with destructive_query, replace.
 	mustCall(t, cs, "destructive_query", map[string]any{"query": "DROP TRIGGER v_notes_ins", "reason": "redefine the view"})
+	// A definition that breaks another view reading this one is refused.
+	mustCall(t, cs, "create_view", map[string]any{"name": "v_titles", "select_sql": "SELECT title FROM v_notes", "description": "titles"})
+	out = mustFail(t, cs, "create_view", map[string]any{"name": "v_notes", "select_sql": "SELECT id FROM notes", "description": "x", "replace": true})
+	assert.Contains(t, out, "v_titles")
+	got = mustCall(t, cs, "read_query", map[string]any{"query": "SELECT count(*) AS n FROM v_titles"})
+	assert.True(t, strings.HasPrefix(got, "n\n3\n"), "the dependent view keeps working: %q", got)
 	mustCall(t, cs, "create_view", map[string]any{"name": "v_notes", "select_sql": "SELECT id, upper(title) AS title FROM notes", "description": "x", "replace": true})
 	got = mustCall(t, cs, "read_query", map[string]any{"query": "SELECT title FROM v_notes ORDER BY id"})
 	assert.True(t, strings.HasPrefix(got, "title\nA\nB\nC\n"), "%q", got)
