@@ -224,13 +224,13 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 	return st, nil
 }
 
-// coverage finds the event that seals cp (the one right after its head, or
-// else any event claiming to), and whether an earlier checkpoint was
-// sealed, and lets the domain decide.
+// coverage finds the event that seals cp (normally the one right after its
+// head, found by its id; else any event claiming to seal it), and whether
+// an earlier checkpoint was sealed, and lets the domain decide.
 func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain.Coverage, error) {
+	const cols = "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "
 	var seal *domain.Event
-	prefix := strings.TrimSuffix(domain.SealPattern(cp.ID), "%")
-	err := queryOn(ctx, conn, func(r *sql.Rows) error {
+	scan := func(r *sql.Rows) error {
 		var e domain.Event
 		if err := r.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
 			return err
@@ -239,15 +239,23 @@ func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain
 			seal = &e
 		}
 		return nil
-	}, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE kind = ? AND substr(content, 1, ?) = ? "+
-		"ORDER BY id = ? DESC, id LIMIT 1", domain.SealKind, len(prefix), prefix, cp.LastEventID+1)
-	if err != nil {
+	}
+	if err := queryOn(ctx, conn, scan, cols+"id = ?", cp.LastEventID+1); err != nil {
+		return 0, err
+	}
+	if seal != nil {
+		return cp.Coverage(seal, false), nil
+	}
+	prefix := strings.TrimSuffix(domain.SealPattern(cp.ID), "%")
+	if err := queryOn(ctx, conn, scan, cols+"kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1", domain.SealKind, len(prefix), prefix); err != nil {
 		return 0, err
 	}
 	var before bool
-	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_events WHERE kind = ? AND content LIKE ? AND id <= ?)",
-		domain.SealKind, domain.AnySealPattern, cp.LastEventID).Scan(&before); err != nil {
-		return 0, err
+	if seal == nil {
+		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_events WHERE kind = ? AND content LIKE ? AND id <= ?)",
+			domain.SealKind, domain.AnySealPattern, cp.LastEventID).Scan(&before); err != nil {
+			return 0, err
+		}
 	}
 	return cp.Coverage(seal, before), nil
 }

@@ -43,6 +43,8 @@ func expectedObjects(ctx context.Context) (map[string]schemaEntry, error) {
 		}
 		defer db.Close()
 		db.SetMaxOpenConns(1)
+		// Built once per process: not tied to the first caller's deadline.
+		ctx := context.WithoutCancel(ctx)
 		if _, err := db.ExecContext(ctx, bootstrapSQL); err != nil {
 			expectedErr = err
 			return
