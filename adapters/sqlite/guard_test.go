@@ -245,3 +245,19 @@ func TestIndexWipesNeedDestructiveQuery(t *testing.T) {
 	_, err := guardWrite(s, "UPDATE plain SET v = v + 100 WHERE id <= 5", guardLimit)
 	assert.NoError(t, err)
 }
+
+func TestWholeTableDelete(t *testing.T) {
+	for sql, want := range map[string]bool{
+		`DELETE FROM "main"."docs_data";`:                      true,
+		"  delete\n from 'main'.'docs_idx'":                    true,
+		`DELETE FROM "main"."docs_data" WHERE id>=? AND id<=?`: false,
+		"DELETE FROM x WHERE\tid = ?":                          false,
+		"DELETE FROM x where id = ?":                           false,
+		"REPLACE INTO x VALUES (?, ?)":                         false,
+		"SELECT 1":                                             false,
+		"DELETE":                                               false,
+		"":                                                     false,
+	} {
+		assert.Equal(t, want, sqlite.WholeTableDelete(sql), sql)
+	}
+}
