@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -199,19 +200,30 @@ func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, e
 }
 
 // ReplaceView runs the create_view DDL on an internal connection in one
-// transaction, dropping the old view first when replace is set. It changes
-// only the view: a view with triggers is not replaced (DROP VIEW would drop
-// them), and a definition that does not work in the new schema (one that
-// reads from the view itself, for one) is rolled back, so the old view
-// keeps working.
-func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool) error {
+// transaction, dropping the old view first when replace is set, and stores
+// audit's row in the same transaction. It changes only the view: a view
+// with triggers is not replaced (DROP VIEW would drop them), and a
+// definition that does not work in the new schema (one that reads from the
+// view itself, for one) or that breaks another view is rolled back, so the
+// old view keeps working.
+func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool, audit ports.AuditFunc[string]) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	conn, err := s.internal.Conn(ctx)
 	if err != nil {
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
 		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.lockError(ctx, err)
 	}
 	run := func() error {
 		working, err := workingViews(ctx, conn, name)
@@ -241,6 +253,11 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 		for _, v := range working {
 			if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(v)+" LIMIT 0"); err != nil {
 				return domain.Errorf(domain.ErrConflict, "%s", domain.DependentViewMessage(name, v, s.scrub(err.Error())))
+			}
+		}
+		if audit != nil {
+			if _, err := conn.ExecContext(ctx, auditInsert, auditArgs(audit(name))...); err != nil {
+				return err
 			}
 		}
 		_, err = conn.ExecContext(ctx, "COMMIT")
