@@ -44,12 +44,21 @@ type call struct {
 	shadow     map[string]bool // lower-cased names of real shadow tables
 	virtual    map[string]bool // lower-cased names of virtual tables
 	lazyShadow func() map[string]bool
-	// inserted are the virtual tables the statement inserts into: SQLite's
-	// pre-update hook does not see them, so the guard counts them itself.
+	// inserted are the virtual tables the statement or its triggers insert
+	// into: SQLite's pre-update hook does not see them, so the guard counts
+	// their rows itself (guard.go).
 	inserted []string
+	// vtabTop and vtabTrigger say whether the statement itself, or one of
+	// the triggers it fires, writes a virtual table (guard.go).
+	vtabTop, vtabTrigger bool
 
 	changed    int64 // rows updated or deleted (REPLACE and upsert included)
+	written    int64 // rows the hook saw inserted or updated, in any table
 	lastInsert int64 // rowid of the last row inserted into a rowid table
+	// stmt is the agent statement stepping; wiped names the shadow table a
+	// module statement emptied while it ran in the write tier (guard.go).
+	stmt  uintptr
+	wiped string
 
 	journalNote string // see Store.journalModeNote
 }
@@ -63,9 +72,7 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 	// later (FTS5 and R*Tree maintaining their shadow tables) does not.
 	if act > 0 && act < 64 && !c.running {
 		c.seen |= 1 << uint(act)
-		if act == domain.ActionInsert && trigger == "" && c.virtual[strings.ToLower(arg1)] {
-			c.inserted = append(c.inserted, arg1)
-		}
+		c.noteVirtual(act, arg1, trigger)
 	}
 	reason := c.policy.Check(domain.AuthRequest{
 		Action: act, Arg1: arg1, Arg2: arg2, Database: database, Trigger: trigger, Running: c.running,
@@ -84,6 +91,7 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 
 func (c *call) preUpdate(d msqlite.SQLitePreUpdateData) {
 	name := strings.ToLower(d.TableName)
+	c.countWrite(domain.Action(d.Op), name)
 	if domain.IsInternalName(name) || c.shadow[name] {
 		return
 	}
@@ -126,6 +134,7 @@ func (c *call) sawDDL() bool {
 // reset forgets what the previous statement of this call saw.
 func (c *call) reset() {
 	c.running, c.denial, c.seen, c.changed, c.lastInsert, c.inserted = false, "", 0, 0, 0, nil
+	c.vtabTop, c.vtabTrigger, c.written, c.stmt, c.wiped = false, false, 0, 0, ""
 }
 
 // withAgent runs fn on an agent connection of the tier's pool with the

@@ -34,6 +34,7 @@ const (
 	envSnapshotDir      = "MCP_SQLITE_SNAPSHOT_DIR"
 	envRG               = "MCP_SQLITE_RG"
 	envVerbose          = "MCP_SQLITE_VERBOSE"
+	envRepair           = "MCP_SQLITE_REPAIR_SERVER_OBJECTS"
 	envReadOnly         = "MCP_SQLITE_READ_ONLY"
 	envAuditDB          = "MCP_SQLITE_AUDIT_DB"
 	envMaxRequestBytes  = "MCP_SQLITE_MAX_REQUEST_BYTES"
@@ -63,6 +64,10 @@ type Config struct {
 	ReadOnly bool
 	// Verbose turns on debug logging.
 	Verbose bool
+	// RepairServerObjects lets startup rewrite look-alikes of the server's
+	// triggers, index and view, and drop extra ones on its tables, instead
+	// of refusing the file.
+	RepairServerObjects bool
 	// ShowVersion asks for the version line and nothing else.
 	ShowVersion bool
 	// ShowHelp asks for [usageText] and nothing else.
@@ -188,6 +193,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.ReadOnly, "read-only", readOnly, "")
 	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
+	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
@@ -409,6 +415,11 @@ wins over its variable, and an empty variable counts as unset.
   --max-sqlite-heap-bytes N cap on SQLite's memory, shared by every call in flight;
                             a statement needing more fails (default %[28]d)
                             %[29]s
+  --repair-server-objects   at startup, rewrite server triggers, index and view
+                            that are not the server's own and drop extra ones on
+                            its tables, instead of refusing the file (tables
+                            and rows are never touched)
+                            %[34]s=1
   -v, --verbose             debug logging on stderr
                             %[23]s=1
   --version                 print the version and exit
@@ -423,5 +434,6 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose,
 		d.MaxRequestBytes, envMaxRequestBytes,
 		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
-		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue)
+		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,
+		envRepair)
 }
