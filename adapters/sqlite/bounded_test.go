@@ -1,0 +1,191 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// The bounded replacements of instr, replace, trim/ltrim/rtrim, LIKE and
+// GLOB must answer exactly what SQLite's own built-ins answer. Each case
+// runs on an agent connection (the replacements) and on a plain connection
+// of the same driver (SQLite's C code), and the type and bytes of the
+// result, or the error, must be equal.
+
+// boundedPieces are the fragments random arguments are made of: wildcards
+// and escapes of both LIKE and GLOB, class syntax, ASCII case pairs,
+// multi-byte UTF-8, and bytes that are not UTF-8 at all (lone continuation
+// and lead bytes, overlong and surrogate forms, NUL).
+var boundedPieces = []string{
+	"a", "A", "b", "B", "z", "%", "_", "*", "?", "[", "]", "^", "-", "\\", "x", " ", "é", "É", "ß", "中", "😀",
+	"\x80", "\xff", "\xc3", "\xc0\x80", "\xed\xa0\x80", "\xef\xbf\xbe", "\x00", "[a-c]", "[^a]", "[]]", "%a%", "aa",
+}
+
+// boundedArg renders one random argument as a SQL literal: text (any
+// bytes, via a blob cast), a blob, NULL, an integer or a real.
+func boundedArg(r *rand.Rand, bias []string) string {
+	switch r.IntN(20) {
+	case 0:
+		return "NULL"
+	case 1:
+		return fmt.Sprint(r.IntN(200) - 50)
+	case 2:
+		return []string{"1.5", "-0.0", "1e300", "0.1", "100.0"}[r.IntN(5)]
+	case 3, 4:
+		return "x'" + hex.EncodeToString([]byte(boundedText(r, bias))) + "'"
+	}
+	return "CAST(x'" + hex.EncodeToString([]byte(boundedText(r, bias))) + "' AS TEXT)"
+}
+
+func boundedText(r *rand.Rand, bias []string) string {
+	var b strings.Builder
+	for n := r.IntN(7); n > 0; n-- {
+		if len(bias) > 0 && r.IntN(2) == 0 {
+			b.WriteString(bias[r.IntN(len(bias))])
+			continue
+		}
+		b.WriteString(boundedPieces[r.IntN(len(boundedPieces))])
+	}
+	return b.String()
+}
+
+// boundedExprs builds n random calls of each replaced function, with the
+// LIKE and GLOB operators (ESCAPE included) among them.
+func boundedExprs(n int) []string {
+	r := rand.New(rand.NewPCG(11, 54))
+	a := func(bias ...string) string { return boundedArg(r, bias) }
+	forms := []func() string{
+		func() string { return fmt.Sprintf("instr(%s, %s)", a("a", "é"), a("a")) },
+		func() string { return fmt.Sprintf("replace(%s, %s, %s)", a("a", "aa"), a("a"), a("xyz")) },
+		func() string { return fmt.Sprintf("trim(%s, %s)", a("a", " "), a("a")) },
+		func() string { return fmt.Sprintf("ltrim(%s, %s)", a("a", "é"), a("é")) },
+		func() string { return fmt.Sprintf("rtrim(%s, %s)", a("a", "\xc3"), a("a")) },
+		func() string { return fmt.Sprintf("(%s LIKE %s)", a("a", "A"), a("%", "_", "a")) },
+		func() string { return fmt.Sprintf("(%s NOT LIKE %s)", a("a", "b"), a("%", "_", "A")) },
+		func() string {
+			return fmt.Sprintf("(%s LIKE %s ESCAPE %s)", a("a", "%", "_"), a("%", "_", "\\"), []string{"'\\'", "'%'", "'_'", "'a'", "'é'", "''", "'ab'", "NULL", "x'5c'", "1"}[r.IntN(10)])
+		},
+		func() string {
+			return fmt.Sprintf("(%s GLOB %s)", a("a", "b", "]"), a("*", "?", "[a-c]", "[^a]", "[]]", "["))
+		},
+		func() string { return fmt.Sprintf("like(%s, %s)", a("%"), a("a")) },
+		func() string { return fmt.Sprintf("glob(%s, %s)", a("*"), a("a")) },
+	}
+	var out []string
+	for range n {
+		for _, f := range forms {
+			out = append(out, f())
+		}
+	}
+	return out
+}
+
+// boundedEdgeExprs are hand-picked cases the random ones may miss.
+var boundedEdgeExprs = []string{
+	"instr('', '')", "instr('abc', '')", "instr(x'', x'')", "instr(x'616263', 'c')", "instr('abc', x'63')",
+	"instr(12345, 34)", "instr(1.5, '.')", "instr('aé中b', 'b')", "instr(CAST(x'80808061' AS TEXT), 'a')",
+	"instr(CAST(x'61006200' AS TEXT), CAST(x'6200' AS TEXT))", "instr(x'00010200', x'0200')",
+	"replace('abc', '', 'x')", "replace('abc', x'00', 'x')", "replace(123, 2, 9)", "replace('aaaa', 'aa', 'b')",
+	"replace(x'616161', 'a', 'bb')", "replace('abc', 'b', NULL)", "replace(NULL, 'b', 'c')", "replace('abc', NULL, 'c')",
+	"replace('abc', '', NULL)", "replace(CAST(x'610062' AS TEXT), CAST(x'0062' AS TEXT), 'z')",
+	"trim('  ab  ', '')", "trim('xxabxx', 'x')", "trim('abcba', 'ab')", "ltrim('ééa', 'é')", "rtrim('aéé', 'é')",
+	"trim('abc', CAST(x'610062' AS TEXT))", "trim(123, 1)", "trim(NULL, 'a')", "trim('a', NULL)", "trim(x'616261', 'a')",
+	"'abc' LIKE 'ABC'", "'ß' LIKE 'SS'", "'é' LIKE 'É'", "'a%' LIKE 'a\\%' ESCAPE '\\'", "'a_' LIKE 'a%_' ESCAPE '%'",
+	"'abc' LIKE '%' ESCAPE '%'", "'a' LIKE 'a' ESCAPE ''", "'a' LIKE 'a' ESCAPE 'ab'", "'a' LIKE 'a' ESCAPE NULL",
+	"'abc' LIKE 'a\\'", "'abc' GLOB 'a[b-c]c'", "'a]c' GLOB 'a[]]c'", "'abc' GLOB 'a[^b]c'", "'abc' GLOB 'a[b'",
+	"'a-c' GLOB 'a[a-]c'", "'abc' GLOB '*[c]'", "'abc' GLOB '*[d]'", "'aXc' GLOB '*[A-Z]*'", "'ABC' GLOB 'abc'",
+	"x'61' LIKE 'a'", "'a' LIKE x'61'", "NULL LIKE x'61'", "'a' LIKE NULL", "NULL GLOB '*'", "5 LIKE 5", "1.5 LIKE '1._'",
+	"'中文' LIKE '_文'", "'中文' LIKE '%文'", "CAST(x'ff61' AS TEXT) LIKE '_a'", "CAST(x'c080' AS TEXT) LIKE '_'",
+	"CAST(x'610062' AS TEXT) LIKE 'a'", "'a' LIKE CAST(x'610062' AS TEXT)", "'aaa' LIKE '%%%a'", "'ab' LIKE '%_%_%_'",
+	"'abc' GLOB '**?*'", "'' LIKE '%'", "'' GLOB '?'", "'x' LIKE '%' || 'X'",
+}
+
+func TestBoundedFunctionsAnswerAsSQLite(t *testing.T) {
+	s := mustOpen(t)
+	ref, err := sql.Open("sqlite", ":memory:")
+	require.NoError(t, err)
+	defer ref.Close()
+	ref.SetMaxOpenConns(1)
+	exprs := append(boundedEdgeExprs, boundedExprs(1000)...)
+	matched := 0
+	for _, e := range exprs {
+		q := "SELECT typeof(r), hex(r) FROM (SELECT " + e + " AS r)"
+		var wantType, wantHex string
+		wantErr := ref.QueryRow(q).Scan(&wantType, &wantHex)
+		_, rows, gotErr := readAll(t, s, q)
+		if wantErr != nil {
+			if assert.Error(t, gotErr, e) {
+				assert.Contains(t, gotErr.Error(), sqliteMessage(wantErr), e)
+			}
+			continue
+		}
+		if !assert.NoError(t, gotErr, e) || !assert.Len(t, rows, 1, e) {
+			continue
+		}
+		if assert.Equal(t, []any{wantType, wantHex}, rows[0], e) && wantType == "integer" && wantHex == "31" {
+			matched++
+		}
+	}
+	t.Logf("%d cases, %d of them true/1", len(exprs), matched)
+	assert.Greater(t, matched, len(exprs)/20, "the random cases should often match, or they test little")
+}
+
+// sqliteMessage is the driver error's SQLite text, without the driver's
+// "SQL logic error: ... (1)" wrapping.
+func sqliteMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	if i := strings.LastIndex(msg, " ("); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// TestBoundedFunctionsStopAtTheDeadline runs one call of each replaced
+// function on two values near the value cap, made to cost the most, and
+// checks that the deadline ends it.
+func TestBoundedFunctionsStopAtTheDeadline(t *testing.T) {
+	s := mustOpen(t)
+	for _, c := range boundedBombs {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			err := s.Read(ctx, "SELECT "+c.sql, func([]string) {}, func([]any) bool { return true })
+			took := time.Since(start)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, domain.ErrTimeout)
+			assert.Less(t, took, 2*time.Second, "one call must stop soon after the deadline")
+		})
+	}
+}
+
+// boundedBombs are the worst case of each replaced function at about
+// 4 MiB per argument (two arguments fill the 8 MiB cap together): each runs
+// for minutes on SQLite's own code.
+var boundedBombs = []struct{ name, sql string }{
+	{"instr", "instr(printf('%.*c', 6000000, 'a'), printf('%.*c', 2000000, 'a') || 'b')"},
+	{"replace", "replace(printf('%.*c', 6000000, 'a'), printf('%.*c', 2000000, 'a') || 'b', 'c')"},
+	{"trim", "trim(printf('%.*c', 4000000, 'a'), printf('%.*c', 4000000, 'b') || 'a')"},
+	{"ltrim", "ltrim(printf('%.*c', 4000000, 'a'), printf('%.*c', 4000000, 'b') || 'a')"},
+	{"rtrim", "rtrim(printf('%.*c', 4000000, 'a'), printf('%.*c', 4000000, 'b') || 'a')"},
+	{"like", "printf('%.*c', 8000000, 'a') LIKE '%' || printf('%.*c', 40000, 'a') || 'b'"},
+	{"like escape", "printf('%.*c', 8000000, 'a') LIKE '%' || printf('%.*c', 40000, 'a') || 'b' ESCAPE '!'"},
+	{"glob", "printf('%.*c', 8000000, 'a') GLOB '*' || printf('%.*c', 40000, 'a') || 'b'"},
+	{"glob class", "printf('%.*c', 8000000, 'a') GLOB '*[a]' || printf('%.*c', 10000, '?') || 'b'"},
+}
+
+var _ = sqlite.BoundedFunctions
