@@ -51,6 +51,7 @@ var boundedFuncs = []boundedFunc{
 	{"like", 2, 0, likeFunc},
 	{"like", 3, 0, likeFunc},
 	{"glob", 2, 1, likeFunc},
+	{"unhex", 2, 0, unhexFunc},
 }
 
 // BoundedFunctions names the built-ins agent connections get bounded
@@ -336,4 +337,35 @@ func likeFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
 		v = 1
 	}
 	lib.Xsqlite3_result_int(tls, ctx, v)
+}
+
+// unhexFunc is unhex(X, Y) (SQLite's unhexFunc with characters to skip).
+func unhexFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
+	a := args(argv, argc)
+	hexZ, _, okHex := textZ(tls, a[0])
+	passZ, _, okPass := textZ(tls, a[1])
+	if !okHex || !okPass {
+		return
+	}
+	size := (len(hexZ)-1)/2 + 1
+	if size > limitOf(tls, ctx, lib.SQLITE_LIMIT_LENGTH) {
+		lib.Xsqlite3_result_error_toobig(tls, ctx)
+		return
+	}
+	out := lib.Xsqlite3_malloc64(tls, uint64(size))
+	if out == 0 {
+		lib.Xsqlite3_result_error_nomem(tls, ctx)
+		return
+	}
+	st := stopperFor(tls, ctx)
+	n, valid, stopped := unhexInto(libc.GoBytes(out, size), hexZ, passZ[:len(passZ)-1], st)
+	switch {
+	case stopped:
+		lib.Xsqlite3_free(tls, out)
+		resultInterrupted(tls, ctx)
+	case !valid:
+		lib.Xsqlite3_free(tls, out)
+	default:
+		lib.Xsqlite3_result_blob(tls, ctx, out, int32(n), cFunc(lib.Xsqlite3_free))
+	}
 }

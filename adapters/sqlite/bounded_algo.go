@@ -168,3 +168,66 @@ func trimMatch(set []byte, at func([]byte) bool, st *stopper) int {
 	}
 	return -1
 }
+
+// isHex is SQLite's sqlite3Isxdigit.
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// hexToInt is SQLite's sqlite3HexToInt for a hex digit.
+func hexToInt(h byte) byte {
+	h += 9 * (1 & (h >> 6))
+	return h & 0xf
+}
+
+// containsChar is SQLite's strContainsChar: whether the UTF-8 text pass
+// holds the character ch.
+func containsChar(pass []byte, ch uint32, st *stopper) bool {
+	for i := 0; i < len(pass); {
+		start := i
+		c := utf8Read(pass, &i)
+		st.tick(i - start)
+		if c == ch {
+			return true
+		}
+	}
+	return false
+}
+
+// unhexInto is unhex(X, Y) (SQLite's unhexFunc): it decodes the hex digits
+// of the NUL-terminated hexZ into dst, skipping characters of pass between
+// pairs of digits. It returns the bytes written, valid false for a NULL
+// result, and stopped when the call was interrupted.
+func unhexInto(dst, hexZ, pass []byte, st *stopper) (n int, valid, stopped bool) {
+	z := 0
+	for {
+		c := at(hexZ, z)
+		if c == 0 {
+			return n, true, false
+		}
+		for !isHex(c) {
+			ch := utf8Read(hexZ, &z)
+			if !containsChar(pass, ch, st) {
+				return 0, false, st.stopped
+			}
+			if st.stopped {
+				return 0, false, true
+			}
+			c = at(hexZ, z)
+			if c == 0 {
+				return n, true, false
+			}
+		}
+		z++
+		d := at(hexZ, z)
+		z++
+		if !isHex(d) {
+			return 0, false, false
+		}
+		dst[n] = hexToInt(c)<<4 | hexToInt(d)
+		n++
+		if st.tick(2) {
+			return 0, false, true
+		}
+	}
+}

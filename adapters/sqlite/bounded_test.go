@@ -29,7 +29,7 @@ import (
 // and lead bytes, overlong and surrogate forms, NUL).
 var boundedPieces = []string{
 	"a", "A", "b", "B", "z", "%", "_", "*", "?", "[", "]", "^", "-", "\\", "x", " ", "é", "É", "ß", "中", "😀",
-	"\x80", "\xff", "\xc3", "\xc0\x80", "\xed\xa0\x80", "\xef\xbf\xbe", "\x00", "[a-c]", "[^a]", "[]]", "%a%", "aa",
+	"\x80", "\xff", "\xc3", "\xc0\x80", "\xed\xa0\x80", "\xef\xbf\xbe", "\x00", "[a-c]", "[^a]", "[]]", "%a%", "aa", "0", "9", "f", "F", "g",
 }
 
 // boundedArg renders one random argument as a SQL literal: text (any
@@ -81,6 +81,9 @@ func boundedExprs(n int) []string {
 		},
 		func() string { return fmt.Sprintf("like(%s, %s)", a("%"), a("a")) },
 		func() string { return fmt.Sprintf("glob(%s, %s)", a("*"), a("a")) },
+		func() string {
+			return fmt.Sprintf("unhex(%s, %s)", a("0a", "F", "x", " ", "é", "-"), a(" ", "-", "é", "x"))
+		},
 	}
 	var out []string
 	for range n {
@@ -108,6 +111,9 @@ var boundedEdgeExprs = []string{
 	"x'61' LIKE 'a'", "'a' LIKE x'61'", "NULL LIKE x'61'", "'a' LIKE NULL", "NULL GLOB '*'", "5 LIKE 5", "1.5 LIKE '1._'",
 	"'中文' LIKE '_文'", "'中文' LIKE '%文'", "CAST(x'ff61' AS TEXT) LIKE '_a'", "CAST(x'c080' AS TEXT) LIKE '_'",
 	"CAST(x'610062' AS TEXT) LIKE 'a'", "'a' LIKE CAST(x'610062' AS TEXT)", "'aaa' LIKE '%%%a'", "'ab' LIKE '%_%_%_'",
+	"unhex('0a 0b', ' ')", "unhex('0a0b', '')", "unhex('', 'x')", "unhex('0a-', '-')", "unhex('0', ' ')", "unhex('0a é0b', 'é ')",
+	"unhex(NULL, ' ')", "unhex('0a', NULL)", "unhex(x'30610a', x'0a')", "unhex(1234, 2)", "unhex('0a\x0b', 'x')", "unhex('0 a', ' ')",
+	"unhex(CAST(x'306100306200' AS TEXT), CAST(x'00' AS TEXT))", "unhex('0A0b', CAST(x'c3' AS TEXT))",
 	"'abc' GLOB '**?*'", "'' LIKE '%'", "'' GLOB '?'", "'x' LIKE '%' || 'X'",
 }
 
@@ -185,6 +191,7 @@ var boundedBombs = []struct{ name, sql string }{
 	{"like", "printf('%.*c', 8000000, 'a') LIKE '%' || printf('%.*c', 40000, 'a') || 'b'"},
 	{"like escape", "printf('%.*c', 8000000, 'a') LIKE '%' || printf('%.*c', 40000, 'a') || 'b' ESCAPE '!'"},
 	{"glob", "printf('%.*c', 8000000, 'a') GLOB '*' || printf('%.*c', 40000, 'a') || 'b'"},
+	{"unhex", "unhex(printf('%.*c', 4000000, 'x'), printf('%.*c', 4000000, 'y') || 'x')"},
 	{"glob class", "printf('%.*c', 8000000, 'a') GLOB '*[a]' || printf('%.*c', 10000, '?') || 'b'"},
 }
 
