@@ -28,10 +28,11 @@ import (
 // boundedFunc is one replaced built-in: its name, its argument count and
 // the user-data value its implementation reads.
 type boundedFunc struct {
-	name string
-	nArg int32
-	data uintptr
-	fn   func(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr)
+	name  string
+	nArg  int32
+	data  uintptr
+	fn    func(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr)
+	flags int32 // beyond UTF-8, deterministic and innocuous
 }
 
 // trim() user data, as in SQLite: 1 trims the left, 2 the right.
@@ -43,15 +44,19 @@ const (
 // boundedFuncs are the built-ins whose one call is super-linear. The
 // one-argument trims (a set of one space) are linear and stay SQLite's.
 var boundedFuncs = []boundedFunc{
-	{"instr", 2, 0, instrFunc},
-	{"replace", 3, 0, replaceFunc},
-	{"trim", 2, trimLeft | trimRight, trimFunc},
-	{"ltrim", 2, trimLeft, trimFunc},
-	{"rtrim", 2, trimRight, trimFunc},
-	{"like", 2, 0, likeFunc},
-	{"like", 3, 0, likeFunc},
-	{"glob", 2, 1, likeFunc},
-	{"unhex", 2, 0, unhexFunc},
+	{"instr", 2, 0, instrFunc, 0},
+	{"replace", 3, 0, replaceFunc, 0},
+	{"trim", 2, trimLeft | trimRight, trimFunc, 0},
+	{"ltrim", 2, trimLeft, trimFunc, 0},
+	{"rtrim", 2, trimRight, trimFunc, 0},
+	{"like", 2, 0, likeFunc, 0},
+	{"like", 3, 0, likeFunc, 0},
+	{"glob", 2, 1, likeFunc, 0},
+	{"unhex", 2, 0, unhexFunc, 0},
+	// JSON results carry SQLite's JSON subtype, so that json_array() and
+	// the like embed them rather than quote them: these pass it on.
+	{"json_patch", 2, 0, patchFunc, lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE},
+	{"jsonb_patch", 2, 1, patchFunc, lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE},
 }
 
 // BoundedFunctions names the built-ins agent connections get bounded
@@ -73,7 +78,7 @@ func (h handle) registerBounded() error {
 		if err != nil {
 			return err
 		}
-		rc := lib.Xsqlite3_create_function_v2(h.tls, h.db, z, f.nArg, flags, f.data, cFunc(f.fn), 0, 0, 0)
+		rc := lib.Xsqlite3_create_function_v2(h.tls, h.db, z, f.nArg, flags|f.flags, f.data, cFunc(f.fn), 0, 0, 0)
 		libc.Xfree(h.tls, z)
 		if rc != lib.SQLITE_OK {
 			return h.lastError(rc)

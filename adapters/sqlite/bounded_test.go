@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -58,6 +57,14 @@ func boundedText(r *rand.Rand, bias []string) string {
 		b.WriteString(boundedPieces[r.IntN(len(boundedPieces))])
 	}
 	return b.String()
+}
+
+// jsonArg is a random JSON argument of json_patch: objects that share
+// keys, nested ones, nulls that delete, arrays, JSON5, JSONB, broken JSON.
+func jsonArg(r *rand.Rand) string {
+	docs := []string{`'{"a":1,"b":{"c":2}}'`, `'{"a":null}'`, `'{"b":{"c":null,"d":[1,2]}}'`, `'[1,2]'`, `'{a:1,}'`,
+		`'{"a":"\u0041"}'`, `'{"a":1'`, `'3'`, `'null'`, `NULL`, `jsonb('{"x":{"y":1}}')`, `json('{"a" : 2}')`, `x'00'`, `'{"a":{}}'`}
+	return docs[r.IntN(len(docs))]
 }
 
 // boundedExprs builds n random calls of each replaced function, with the
@@ -114,6 +121,8 @@ var boundedEdgeExprs = []string{
 	"unhex('0a 0b', ' ')", "unhex('0a0b', '')", "unhex('', 'x')", "unhex('0a-', '-')", "unhex('0', ' ')", "unhex('0a é0b', 'é ')",
 	"unhex(NULL, ' ')", "unhex('0a', NULL)", "unhex(x'30610a', x'0a')", "unhex(1234, 2)", "unhex('0a\x0b', 'x')", "unhex('0 a', ' ')",
 	"unhex(CAST(x'306100306200' AS TEXT), CAST(x'00' AS TEXT))", "unhex('0A0b', CAST(x'c3' AS TEXT))",
+	"json_patch('{\"a\":1}', '{\"b\":2}')", "json_array(json_patch('{}', '{}'))", "json_patch('{', '{}')", "json_patch(NULL, '{}')",
+	"typeof(jsonb_patch('{\"a\":1}', '{\"a\":null}'))", "json_patch('[1]', '{\"a\":[2]}')",
 	"'abc' GLOB '**?*'", "'' LIKE '%'", "'' GLOB '?'", "'x' LIKE '%' || 'X'",
 }
 
@@ -195,4 +204,34 @@ var boundedBombs = []struct{ name, sql string }{
 	{"glob class", "printf('%.*c', 8000000, 'a') GLOB '*[a]' || printf('%.*c', 10000, '?') || 'b'"},
 }
 
-var _ = sqlite.BoundedFunctions
+// objectSQL is SQL for a JSON object of n keys named prefix0, prefix1, ...
+func objectSQL(prefix string, n int) string {
+	return fmt.Sprintf("(SELECT json_group_object('%s' || i, 1) FROM (WITH RECURSIVE s(i) AS "+
+		"(SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < %d) SELECT i FROM s))", prefix, n-1)
+}
+
+// json_patch is bounded by refusing a call whose cost, the product of its
+// two sizes, is over the bound; below it SQLite's own code runs.
+func TestJSONPatchIsBounded(t *testing.T) {
+	s := mustOpen(t)
+	for _, f := range []string{"json_patch", "jsonb_patch"} {
+		start := time.Now()
+		_, _, err := readAll(t, s, "SELECT "+f+"("+objectSQL("a", 8000)+", "+objectSQL("b", 8000)+")")
+		require.Error(t, err, f)
+		assert.ErrorIs(t, err, domain.ErrSQLite)
+		assert.Contains(t, err.Error(), f+" of a ")
+		assert.Less(t, time.Since(start), 2*time.Second, "refused before any quadratic work")
+	}
+	// The largest call the bound lets through: two objects whose sizes
+	// multiply to just under it.
+	start := time.Now()
+	_, rows, err := readAll(t, s, "SELECT length(json_patch("+objectSQL("a", 1999)+", "+objectSQL("b", 1999)+"))")
+	require.NoError(t, err)
+	assert.Len(t, rows, 1)
+	t.Logf("json_patch of two 1,999-key objects (just under the bound): %v", time.Since(start))
+	// Few keys, however long the document: a patch of a big value is fine.
+	_, _, err = readAll(t, s, "SELECT length(json_patch(json_object('a', printf('%.*c', 7000000, 'x'), 'b', 1), '{\"b\":2,\"c\":3}'))")
+	assert.NoError(t, err)
+	_, _, err = readAll(t, s, "SELECT length(json_patch(json_object('a', printf('%.*c', 7000000, ':')), '{\"b\":2,\"c\":3}'))")
+	assert.NoError(t, err, "colons inside strings are not keys")
+}
