@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"fmt"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -60,12 +61,15 @@ var boundedFuncs = []boundedFunc{
 }
 
 // BoundedFunctions names the built-ins agent connections get bounded
-// replacements of, as name/argument-count pairs (for documentation and
-// tests).
+// replacements or wrappers of, as name/argument count (-1: any), for
+// documentation and tests.
 func BoundedFunctions() []string {
-	out := make([]string, len(boundedFuncs))
-	for i, f := range boundedFuncs {
-		out[i] = f.name + "/" + string(rune('0'+f.nArg))
+	var out []string
+	for _, f := range boundedFuncs {
+		out = append(out, fmt.Sprintf("%s/%d", f.name, f.nArg))
+	}
+	for _, w := range fts5Wrapped {
+		out = append(out, w.name+"/-1")
 	}
 	return out
 }
@@ -84,7 +88,7 @@ func (h handle) registerBounded() error {
 			return h.lastError(rc)
 		}
 	}
-	return nil
+	return h.registerFTS5Bounds()
 }
 
 // cFunc turns a Go function into the function pointer the transpiled

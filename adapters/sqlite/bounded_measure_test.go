@@ -37,8 +37,6 @@ const (
 	costNested = "nested"
 	// costRefused: the policy refuses the call.
 	costRefused = "refused"
-	// costOpen: super-linear and not bounded yet (see ARCHITECTURE.md).
-	costOpen = "open"
 )
 
 // builtinCost classifies each function of pragma_function_list, as
@@ -51,10 +49,10 @@ var builtinCost = map[string]string{
 	// target (quadratic): bounded by refusing calls over a work bound.
 	"json_patch/2": costBounded, "jsonb_patch/2": costBounded,
 
-	// Measured super-linear, not bounded yet: the FTS5 auxiliaries
-	// highlight (grows its output by copying it whole for each match) and
-	// snippet (scores every match against every other).
-	"highlight/-1": costOpen, "snippet/-1": costOpen,
+	// The FTS5 auxiliaries highlight (grows its output by copying it
+	// whole for each match) and snippet (scores every match against every
+	// other): wrapped, refusing rows over a work bound (bounded_fts5.go).
+	"highlight/-1": costBounded, "snippet/-1": costBounded,
 
 	"load_extension/1": costRefused, "load_extension/2": costRefused,
 	"rtreecheck/-1": costNested,

@@ -235,3 +235,67 @@ func TestJSONPatchIsBounded(t *testing.T) {
 	_, _, err = readAll(t, s, "SELECT length(json_patch(json_object('a', printf('%.*c', 7000000, ':')), '{\"b\":2,\"c\":3}'))")
 	assert.NoError(t, err, "colons inside strings are not keys")
 }
+
+// highlight() and snippet() keep FTS5's answers, and refuse a row whose
+// matches would cost them more than a fraction of a second.
+func TestFTS5AuxiliariesAreBounded(t *testing.T) {
+	s := mustOpen(t)
+	mustWrite(t, s, "CREATE VIRTUAL TABLE f USING fts5(a, b)")
+	mustWrite(t, s, "INSERT INTO f VALUES ('the quick brown fox jumps over the lazy dog', 'a fox, another fox, a third fox')")
+	mustWrite(t, s, "INSERT INTO f VALUES (trim(replace(printf('%.*c', 10000, 'x'), 'x', 'fox ')), 'short')")
+	ref, err := sql.Open("sqlite", "file:"+s.Path()+"?mode=ro")
+	require.NoError(t, err)
+	defer ref.Close()
+	small := []string{
+		"SELECT highlight(f, 0, '[', ']') FROM f WHERE f MATCH 'fox' AND rowid = 1",
+		"SELECT highlight(f, 1, '<', '>') FROM f WHERE f MATCH 'fox OR dog' AND rowid = 1",
+		"SELECT snippet(f, -1, '[', ']', '...', 4) FROM f WHERE f MATCH 'fox' AND rowid = 1",
+		"SELECT snippet(f, 1, '[', ']', '...', 3) FROM f WHERE f MATCH 'fox OR short' ORDER BY rowid LIMIT 1",
+		"SELECT highlight(f, 0, '[', ']') FROM f WHERE f MATCH 'fox' ORDER BY rowid",
+		"SELECT snippet(f, 0, '[', ']', '...', 8) FROM f WHERE f MATCH 'short OR dog' ORDER BY rowid",
+		"SELECT highlight(f, 7, '[', ']') FROM f WHERE f MATCH 'fox'",
+	}
+	for _, q := range small {
+		var want []string
+		rows, err := ref.Query(q)
+		var wantErr error
+		if err == nil {
+			for rows.Next() {
+				var v sql.NullString
+				require.NoError(t, rows.Scan(&v))
+				want = append(want, v.String)
+			}
+			wantErr = rows.Err()
+			rows.Close()
+		} else {
+			wantErr = err
+		}
+		_, got, err := readAll(t, s, q)
+		if wantErr != nil {
+			assert.Error(t, err, q)
+			continue
+		}
+		if assert.NoError(t, err, q) {
+			var texts []string
+			for _, r := range got {
+				v, _ := r[0].(string)
+				texts = append(texts, v)
+			}
+			assert.Equal(t, want, texts, q)
+		}
+	}
+	// A row of 40,000 matches: snippet would take about a minute; and
+	// highlight of 400,000 matches in a 1.6 MB text.
+	mustWrite(t, s, "INSERT INTO f VALUES (trim(replace(printf('%.*c', 40000, 'x'), 'x', 'fox ')), '')")
+	mustWrite(t, s, "INSERT INTO f VALUES (trim(replace(printf('%.*c', 400000, 'x'), 'x', 'fox ')), '')")
+	for _, c := range []struct{ q, want string }{
+		{"SELECT snippet(f, 0, '[', ']', '...', 8) FROM f WHERE f MATCH 'fox' AND rowid = 3", "snippet() of a row with 40000 matches is refused"},
+		{"SELECT highlight(f, 0, '[', ']') FROM f WHERE f MATCH 'fox' AND rowid = 4", "highlight() of a 1599999-byte text with 400000 matches is refused"},
+	} {
+		start := time.Now()
+		_, _, err = readAll(t, s, c.q)
+		assert.ErrorIs(t, err, domain.ErrSQLite)
+		assert.ErrorContains(t, err, c.want)
+		assert.Less(t, time.Since(start), 2*time.Second)
+	}
+}
