@@ -211,3 +211,49 @@ func timeRunBomb(t *testing.T, b timeBomb, p *e2e.Process, db *sql.DB) {
 		}
 	}
 }
+
+// TestTimeFTS5AuxiliariesAreBounded: snippet() scores every match of a row
+// against every other, and highlight() copies its output whole for each
+// match; a row made of one term repeated makes either run for minutes in
+// one step. The server refuses such a row at once, through read_query and
+// write_query, leaves nothing behind, stays idle, and the next call works.
+func TestTimeFTS5AuxiliariesAreBounded(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CPU time is read from /proc, which CI must have")
+		}
+		t.Skip("CPU time is read from /proc: Linux only")
+	}
+	p := start(t, newDB(t), "--query-timeout", strconv.Itoa(int(bombTimeout.Seconds())))
+	cs, pid := p.Session, p.Cmd.Process.Pid
+	mustCall(t, cs, "write_query", map[string]any{"query": "CREATE VIRTUAL TABLE f USING fts5(body)"})
+	mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE sink (v)"})
+	// 40,000 and 1,000,000 matches of "fox" (160 kB and 4 MB).
+	for _, n := range []int{40000, 1000000} {
+		mustCall(t, cs, "write_query", map[string]any{"query": fmt.Sprintf(
+			"INSERT INTO f (body) VALUES (trim(replace(%s, 'x', 'fox ')))", repeat(n, "x"))})
+	}
+	calls := []struct{ name, tool, sql, want string }{
+		{"snippet", "read_query", "SELECT snippet(f, 0, '[', ']', '...', 8) FROM f WHERE f MATCH 'fox' AND rowid = 1", "snippet() of a row with 40000 matches is refused"},
+		{"highlight", "read_query", "SELECT highlight(f, 0, '[', ']') FROM f WHERE f MATCH 'fox' AND rowid = 2", "highlight() of a 3999999-byte text with 1000000 matches is refused"},
+		{"snippet into a table", "write_query", "INSERT INTO sink (v) SELECT snippet(f, 0, '[', ']', '...', 8) FROM f WHERE f MATCH 'fox'", "is refused"},
+		{"highlight into a table", "write_query", "INSERT INTO sink (v) SELECT highlight(f, 0, '[', ']') FROM f WHERE f MATCH 'fox'", "is refused"},
+	}
+	for _, c := range calls {
+		began := time.Now()
+		out, isErr, err := call(cs, c.tool, map[string]any{"query": c.sql})
+		answered := time.Now()
+		cpu0 := timeCPUOf(t, pid)
+		require.NoError(t, err, "%s: protocol error; the server may have died", c.name)
+		assert.Less(t, answered.Sub(began), bombTimeout+time.Second+timeNoise, "%s: answered too late", c.name)
+		assert.True(t, isErr, "%s: must be refused, got: %s", c.name, abbreviate(out))
+		assert.Contains(t, out, c.want, "%s", c.name)
+		time.Sleep(timeIdleWindow - time.Since(answered))
+		cpu := timeCPUOf(t, pid) - cpu0
+		assert.Less(t, cpu, timeIdleCPU, "%s: the server kept spending CPU after the answer", c.name)
+		t.Logf("%-24s answered %6v, CPU in the %v after %v: %s", c.name, answered.Sub(began).Round(time.Millisecond), timeIdleWindow, cpu, abbreviate(out))
+		assert.Equal(t, "n\n0\n# 1 rows", mustCall(t, cs, "read_query", map[string]any{"query": "SELECT count(*) AS n FROM sink"}),
+			"%s: nothing left, and the next call works", c.name)
+	}
+}
