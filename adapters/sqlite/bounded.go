@@ -17,9 +17,8 @@ import (
 // own code (bounded_algo.go, bounded_like.go) that give the same answers
 // and stop within milliseconds once the statement is interrupted.
 //
-// The replacements are registered on the connection at the start of every
-// agent call, so a connection can never run an agent statement without
-// them. Registering a function under a built-in's name hides the built-in
+// The replacements are registered on a connection before its first agent
+// call (every agent call checks), so no agent statement runs without them. Registering a function under a built-in's name hides the built-in
 // for that connection only; the server's internal connections keep
 // SQLite's. The authorizer still sees each call by its name, so the policy
 // is unchanged. Generated columns, CHECK constraints, views and triggers
@@ -74,8 +73,22 @@ func BoundedFunctions() []string {
 	return out
 }
 
-// registerBounded installs the replacements on one connection.
+// boundedMark names the connection's client data (sqlite3_set_clientdata)
+// that says the replacements are installed: they stay for the life of the
+// connection (agent SQL cannot register functions), and SQLite drops the
+// mark with the connection, so a new one gets them again.
+const boundedMark = "mcp-sqlite-memory.bounded"
+
+// registerBounded installs the replacements on one connection, once.
 func (h handle) registerBounded() error {
+	mark, err := libc.CString(boundedMark)
+	if err != nil {
+		return err
+	}
+	defer libc.Xfree(h.tls, mark)
+	if lib.Xsqlite3_get_clientdata(h.tls, h.db, mark) != 0 {
+		return nil
+	}
 	const flags = lib.SQLITE_UTF8 | lib.SQLITE_DETERMINISTIC | lib.SQLITE_INNOCUOUS
 	for _, f := range boundedFuncs {
 		z, err := libc.CString(f.name)
@@ -88,7 +101,13 @@ func (h handle) registerBounded() error {
 			return h.lastError(rc)
 		}
 	}
-	return h.registerFTS5Bounds()
+	if err := h.registerFTS5Bounds(); err != nil {
+		return err
+	}
+	if rc := lib.Xsqlite3_set_clientdata(h.tls, h.db, mark, 1, 0); rc != lib.SQLITE_OK {
+		return h.lastError(rc)
+	}
+	return nil
 }
 
 // cFunc turns a Go function into the function pointer the transpiled
