@@ -70,6 +70,9 @@ func BoundedFunctions() []string {
 	for _, w := range fts5Wrapped {
 		out = append(out, w.name+"/-1")
 	}
+	for _, f := range jsonPathFuncs {
+		out = append(out, f.name+"/-1")
+	}
 	return out
 }
 
@@ -88,6 +91,11 @@ func (h handle) registerBounded() error {
 	defer libc.Xfree(h.tls, mark)
 	if lib.Xsqlite3_get_clientdata(h.tls, h.db, mark) != 0 {
 		return nil
+	}
+	// SQLite's own path-list functions are looked up before anything
+	// replaces them.
+	if err := h.registerJSONPathBounds(); err != nil {
+		return err
 	}
 	const flags = lib.SQLITE_UTF8 | lib.SQLITE_DETERMINISTIC | lib.SQLITE_INNOCUOUS
 	for _, f := range boundedFuncs {

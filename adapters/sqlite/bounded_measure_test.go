@@ -54,6 +54,14 @@ var builtinCost = map[string]string{
 	// other): wrapped, refusing rows over a work bound (bounded_fts5.go).
 	"highlight/-1": costBounded, "snippet/-1": costBounded,
 
+	// The path-list JSON functions look up every path in the document:
+	// paths x size in one call. Bounded by refusing calls over a work
+	// bound (bounded_builtin.go).
+	"json_extract/-1": costBounded, "jsonb_extract/-1": costBounded, "json_remove/-1": costBounded,
+	"jsonb_remove/-1": costBounded, "json_set/-1": costBounded, "jsonb_set/-1": costBounded,
+	"json_insert/-1": costBounded, "jsonb_insert/-1": costBounded, "json_replace/-1": costBounded,
+	"jsonb_replace/-1": costBounded, "json_array_insert/-1": costBounded, "jsonb_array_insert/-1": costBounded,
+
 	"load_extension/1": costRefused, "load_extension/2": costRefused,
 	"rtreecheck/-1": costNested,
 
@@ -73,11 +81,11 @@ var linearBuiltins = strings.Fields(`
 	degrees/1 exp/1 floor/1 format/-1 fts5/1 fts5_get_locale/-1 fts5_insttoken/1 fts5_locale/2 fts5_source_id/0
 	geopoly_area/1 geopoly_bbox/1 geopoly_blob/1 geopoly_ccw/1 geopoly_contains_point/3 geopoly_debug/1 geopoly_json/1
 	geopoly_overlap/2 geopoly_regular/4 geopoly_svg/-1 geopoly_within/2 geopoly_xform/7 hex/1 if/-4 ifnull/2 iif/-4
-	json/1 json_array/-1 json_array_insert/-1 json_array_length/1 json_array_length/2 json_error_position/1
-	json_extract/-1 json_insert/-1 json_object/-1 json_pretty/1 json_pretty/2 json_quote/1 json_remove/-1
-	json_replace/-1 json_set/-1 json_type/1 json_type/2 json_valid/1 json_valid/2 jsonb/1 jsonb_array/-1
-	jsonb_array_insert/-1 jsonb_extract/-1 jsonb_insert/-1 jsonb_object/-1 jsonb_remove/-1 jsonb_replace/-1
-	jsonb_set/-1 julianday/-1 last_insert_rowid/0 length/1 likelihood/2 likely/1 ln/1 log/1 log/2 log10/1 log2/1
+	json/1 json_array/-1 json_array_length/1 json_array_length/2 json_error_position/1
+	 json_object/-1 json_pretty/1 json_pretty/2 json_quote/1 
+	 json_type/1 json_type/2 json_valid/1 json_valid/2 jsonb/1 jsonb_array/-1
+	 jsonb_object/-1 
+	 julianday/-1 last_insert_rowid/0 length/1 likelihood/2 likely/1 ln/1 log/1 log/2 log10/1 log2/1
 	lower/1 ltrim/1 match/2 max/-3 min/-3 mod/2 nullif/2 octet_length/1 pi/0 pow/2 power/2 printf/-1 quote/1
 	radians/1 random/0 randomblob/1 round/1 round/2 rtreedepth/1 rtreenode/2 rtrim/1 sign/1 sin/1 sinh/1
 	soundex/1 sqlite_compileoption_get/1 sqlite_compileoption_used/1 sqlite_log/2 sqlite_offset/1
@@ -99,6 +107,7 @@ func TestEveryBuiltinIsClassified(t *testing.T) {
 		classes[k] = v
 	}
 	for _, f := range linearBuiltins {
+		assert.NotContains(t, classes, f, "classified twice")
 		classes[f] = costLinear
 	}
 	var offered []string

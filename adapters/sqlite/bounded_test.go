@@ -67,6 +67,12 @@ func jsonArg(r *rand.Rand) string {
 	return docs[r.IntN(len(docs))]
 }
 
+// pathArg is a random JSON path: present, absent, array, append, bad.
+func pathArg(r *rand.Rand) string {
+	paths := []string{`'$'`, `'$.a'`, `'$.b.c'`, `'$.b.d[0]'`, `'$.zz'`, `'$[0]'`, `'$[#]'`, `'$[#-1]'`, `'$.x.y'`, `'bad'`, `NULL`, `'$."a"'`, `3`}
+	return paths[r.IntN(len(paths))]
+}
+
 // boundedExprs builds n random calls of each replaced function, with the
 // LIKE and GLOB operators (ESCAPE included) among them.
 func boundedExprs(n int) []string {
@@ -88,6 +94,20 @@ func boundedExprs(n int) []string {
 		},
 		func() string { return fmt.Sprintf("like(%s, %s)", a("%"), a("a")) },
 		func() string { return fmt.Sprintf("glob(%s, %s)", a("*"), a("a")) },
+		func() string { return fmt.Sprintf("json_array(json_patch(%s, %s))", jsonArg(r), jsonArg(r)) },
+		func() string { return fmt.Sprintf("jsonb_patch(%s, %s)", jsonArg(r), jsonArg(r)) },
+		func() string {
+			return fmt.Sprintf("json_array(json_extract(%s, %s, %s))", jsonArg(r), pathArg(r), pathArg(r))
+		},
+		func() string { return fmt.Sprintf("json_extract(%s, %s)", jsonArg(r), pathArg(r)) },
+		func() string {
+			return fmt.Sprintf("jsonb_extract(%s, %s, %s, %s)", jsonArg(r), pathArg(r), pathArg(r), pathArg(r))
+		},
+		func() string {
+			f := []string{"json_set", "json_insert", "json_replace", "jsonb_set", "json_array_insert"}[r.IntN(5)]
+			return fmt.Sprintf("json_array(%s(%s, %s, %s, %s, %s))", f, jsonArg(r), pathArg(r), jsonArg(r), pathArg(r), jsonArg(r))
+		},
+		func() string { return fmt.Sprintf("json_remove(%s, %s, %s)", jsonArg(r), pathArg(r), pathArg(r)) },
 		func() string {
 			return fmt.Sprintf("unhex(%s, %s)", a("0a", "F", "x", " ", "é", "-"), a(" ", "-", "é", "x"))
 		},
@@ -208,6 +228,31 @@ var boundedBombs = []struct{ name, sql string }{
 func objectSQL(prefix string, n int) string {
 	return fmt.Sprintf("(SELECT json_group_object('%s' || i, 1) FROM (WITH RECURSIVE s(i) AS "+
 		"(SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < %d) SELECT i FROM s))", prefix, n-1)
+}
+
+// The path-list JSON functions refuse many paths over a large document,
+// and run SQLite's code otherwise.
+func TestJSONPathListsAreBounded(t *testing.T) {
+	s := mustOpen(t)
+	// A 3 MB object of 500,000 members, built without a slow CTE.
+	doc := "('{' || replace(printf('%.*c', 500000, 'x'), 'x', '\"k\":1,') || '\"a499999\":1}')"
+	for _, f := range []string{"json_extract", "json_remove", "jsonb_extract"} {
+		start := time.Now()
+		_, _, err := readAll(t, s, "SELECT length("+f+"("+doc+strings.Repeat(", '$.zz'", 99)+"))")
+		assert.ErrorIs(t, err, domain.ErrSQLite, f)
+		assert.ErrorContains(t, err, f+" of 99 paths in a ")
+		assert.Less(t, time.Since(start), 3*time.Second, "refused before the paths are looked up")
+	}
+	_, _, err := readAll(t, s, "SELECT length(json_set("+doc+strings.Repeat(", '$.zz', 1", 50)+"))")
+	assert.ErrorContains(t, err, "json_set of 50 paths in a ")
+	// One or two paths on the same document, and many on a small one, run.
+	_, rows, err := readAll(t, s, "SELECT json_extract("+doc+", '$.a499999', '$.zz')")
+	require.NoError(t, err)
+	assert.Equal(t, [][]any{{"[1,null]"}}, rows)
+	_, rows, err = readAll(t, s, "SELECT json_extract('{\"a\":1}'"+strings.Repeat(", '$.a'", 999)+") = '['"+
+		" || substr(printf('%.*c', 999, 'x'), 1, 0) || replace(printf('%.*c', 998, 'x'), 'x', '1,') || '1]'")
+	require.NoError(t, err)
+	assert.Equal(t, [][]any{{int64(1)}}, rows)
 }
 
 // json_patch is bounded by refusing a call whose cost, the product of its
