@@ -61,6 +61,8 @@ func timeBombs() []timeBomb {
 		{"glob", "(X GLOB Y)", a(nearMax), "'*' || " + a(40000) + " || 'b'", ""},
 		{"glob class", "(X GLOB Y)", a(nearMax), "'*[a]' || " + repeat(10000, "?") + " || 'b'", ""},
 		{"unhex", "unhex(X, Y)", repeat(4000000, "x"), repeat(4000000, "y") + " || 'x'", ""},
+		{"json_extract", "json_extract(X" + strings.Repeat(", Y", 99) + ")", timeDoc(1300000), "'$.zz'", "json_extract of 99 paths"},
+		{"json_set", "json_set(X" + strings.Repeat(", Y, 1", 50) + ")", timeDoc(1300000), "'$.zz'", "json_set of 50 paths"},
 		{"json_patch", "json_patch(X, Y)", timeObject("a", 20000), timeObject("b", 20000), "json_patch of a document of up to"},
 	}
 }
@@ -68,6 +70,12 @@ func timeBombs() []timeBomb {
 // timeObject is SQL for a JSON object of n keys named prefix0, prefix1, ...
 func timeObject(prefix string, n int) string {
 	return fmt.Sprintf("(SELECT json_group_object('%s' || i, 1) FROM (%sSELECT x - 1 AS i FROM r))", prefix, counter(n))
+}
+
+// timeDoc is SQL for a JSON object of n members (6 bytes each), built
+// without a slow CTE.
+func timeDoc(n int) string {
+	return fmt.Sprintf("('{' || replace(%s, 'x', '\"k\":1,') || '\"z\":0}')", repeat(n, "x"))
 }
 
 // with fills in the bomb's arguments.
