@@ -53,10 +53,6 @@ var boundedFuncs = []boundedFunc{
 	{"like", 3, 0, likeFunc, 0},
 	{"glob", 2, 1, likeFunc, 0},
 	{"unhex", 2, 0, unhexFunc, 0},
-	// JSON results carry SQLite's JSON subtype, so that json_array() and
-	// the like embed them rather than quote them: these pass it on.
-	{"json_patch", 2, 0, patchFunc, lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE},
-	{"jsonb_patch", 2, 1, patchFunc, lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE},
 }
 
 // BoundedFunctions names the built-ins agent connections get bounded
@@ -73,6 +69,7 @@ func BoundedFunctions() []string {
 	for _, f := range jsonPathFuncs {
 		out = append(out, f.name+"/-1")
 	}
+	out = append(out, "json_patch/2", "jsonb_patch/2")
 	return out
 }
 
@@ -95,6 +92,9 @@ func (h handle) registerBounded() error {
 	// SQLite's own path-list functions are looked up before anything
 	// replaces them.
 	if err := h.registerJSONPathBounds(); err != nil {
+		return err
+	}
+	if err := h.registerPatchBounds(); err != nil {
 		return err
 	}
 	const flags = lib.SQLITE_UTF8 | lib.SQLITE_DETERMINISTIC | lib.SQLITE_INNOCUOUS

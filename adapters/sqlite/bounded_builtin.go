@@ -45,14 +45,19 @@ type builtinRef struct{ fn, userData uintptr }
 // (they are static code and data, the same for every connection).
 var builtins sync.Map
 
-// findBuiltin finds SQLite's own implementation of a variadic scalar
-// function: it compiles a call on a connection that does not replace it
-// yet and reads the function definition from the compiled program.
-func (h handle) findBuiltin(name string) (builtinRef, error) {
+// findBuiltin finds SQLite's own implementation of a scalar function: it
+// compiles a call with nArg arguments on a connection that does not
+// replace it yet and reads the function definition from the compiled
+// program.
+func (h handle) findBuiltin(name string, nArg int) (builtinRef, error) {
 	if v, ok := builtins.Load(name); ok {
 		return v.(builtinRef), nil
 	}
-	st, _, err := h.prepare("SELECT " + name + "(?1, ?2, ?3)")
+	params := make([]string, nArg)
+	for i := range params {
+		params[i] = fmt.Sprintf("?%d", i+1)
+	}
+	st, _, err := h.prepare("SELECT " + name + "(" + strings.Join(params, ", ") + ")")
 	if err != nil {
 		return builtinRef{}, err
 	}
@@ -76,7 +81,7 @@ func (h handle) findBuiltin(name string) (builtinRef, error) {
 			continue
 		}
 		ref := builtinRef{fn: ptrAt(def + unsafe.Offsetof(fd.FxSFunc)), userData: ptrAt(def + unsafe.Offsetof(fd.FpUserData))}
-		if ref.fn == 0 || ref.fn == cFunc(jsonPathsFunc) {
+		if ref.fn == 0 || ref.fn == cFunc(jsonPathsFunc) || ref.fn == cFunc(patchFunc) {
 			break
 		}
 		builtins.Store(name, ref)
@@ -89,7 +94,7 @@ func (h handle) findBuiltin(name string) (builtinRef, error) {
 func (h handle) registerJSONPathBounds() error {
 	const flags = lib.SQLITE_UTF8 | lib.SQLITE_DETERMINISTIC | lib.SQLITE_INNOCUOUS | lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE
 	for _, f := range jsonPathFuncs {
-		ref, err := h.findBuiltin(f.name)
+		ref, err := h.findBuiltin(f.name, 3)
 		if err != nil {
 			return err
 		}
@@ -106,15 +111,31 @@ func (h handle) registerJSONPathBounds() error {
 	return nil
 }
 
-// jsonPathsFunc is every path-list function, bounded: it learns which one
-// from the definition SQLite calls it through.
-func jsonPathsFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
+// calledBuiltin returns the name a replacement was called by (from the
+// definition SQLite calls it through) and SQLite's own implementation of
+// it; ok is false, with the error set, when there is none.
+func calledBuiltin(tls *libc.TLS, ctx uintptr) (name string, ref builtinRef, ok bool) {
 	var cx lib.Tsqlite3_context
 	var fd lib.TFuncDef
-	name := libc.GoString(ptrAt(ptrAt(ctx+unsafe.Offsetof(cx.FpFunc)) + unsafe.Offsetof(fd.FzName)))
+	name = libc.GoString(ptrAt(ptrAt(ctx+unsafe.Offsetof(cx.FpFunc)) + unsafe.Offsetof(fd.FzName)))
 	v, ok := builtins.Load(name)
 	if !ok {
 		resultError(tls, ctx, name+": SQLite's implementation is missing")
+		return name, builtinRef{}, false
+	}
+	return name, v.(builtinRef), true
+}
+
+// callBuiltin runs SQLite's own implementation on the call's context and
+// arguments.
+func callBuiltin(tls *libc.TLS, ref builtinRef, ctx uintptr, argc int32, argv uintptr) {
+	cCall[func(*libc.TLS, uintptr, int32, uintptr)](ref.fn)(tls, ctx, argc, argv)
+}
+
+// jsonPathsFunc is every path-list function, bounded.
+func jsonPathsFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
+	name, ref, ok := calledBuiltin(tls, ctx)
+	if !ok {
 		return
 	}
 	paths := int64(argc - 1)
@@ -134,5 +155,5 @@ func jsonPathsFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
 			}
 		}
 	}
-	cCall[func(*libc.TLS, uintptr, int32, uintptr)](v.(builtinRef).fn)(tls, ctx, argc, argv)
+	callBuiltin(tls, ref, ctx, argc, argv)
 }

@@ -13,9 +13,8 @@ import (
 // Porting SQLite's JSON engine is out of proportion, so their input is
 // bounded instead: a call whose target and patch may hold more than
 // patchPairBound pairs of keys is refused with a message saying what to
-// do, and any other call runs SQLite's own code, on a private in-memory
-// connection that has no replacements, so its answer is SQLite's, byte for
-// byte.
+// do, and any other call runs SQLite's own implementation (see
+// bounded_builtin.go), so its answer is SQLite's, byte for byte.
 
 // patchPairBound caps keys(target) x keys(patch). Measured on SQLite's
 // code, 2,000 keys against 2,000 took 170 ms, so one call stays near a
@@ -56,13 +55,34 @@ func colonsOutsideStrings(z []byte) int64 {
 	return n
 }
 
+// registerPatchBounds replaces json_patch and jsonb_patch on a connection.
+func (h handle) registerPatchBounds() error {
+	const flags = lib.SQLITE_UTF8 | lib.SQLITE_DETERMINISTIC | lib.SQLITE_INNOCUOUS | lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE
+	for _, name := range []string{"json_patch", "jsonb_patch"} {
+		ref, err := h.findBuiltin(name, 2)
+		if err != nil {
+			return err
+		}
+		z, err := libc.CString(name)
+		if err != nil {
+			return err
+		}
+		rc := lib.Xsqlite3_create_function_v2(h.tls, h.db, z, 2, flags, ref.userData, cFunc(patchFunc), 0, 0, 0)
+		libc.Xfree(h.tls, z)
+		if rc != lib.SQLITE_OK {
+			return h.lastError(rc)
+		}
+	}
+	return nil
+}
+
 // patchFunc is json_patch(T, P) and jsonb_patch(T, P), bounded.
 func patchFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
-	a := args(argv, argc)
-	name := "json_patch"
-	if lib.Xsqlite3_user_data(tls, ctx) == 1 {
-		name = "jsonb_patch"
+	name, ref, ok := calledBuiltin(tls, ctx)
+	if !ok {
+		return
 	}
+	a := args(argv, argc)
 	target, patch := keysAtMost(tls, a[0]), keysAtMost(tls, a[1])
 	if target*patch > patchPairBound {
 		resultError(tls, ctx, fmt.Sprintf("%s of a document of up to %d keys with a patch of up to %d keys is refused: "+
@@ -71,52 +91,5 @@ func patchFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
 			name, target, patch, int64(patchPairBound)))
 		return
 	}
-	evalBuiltin(tls, ctx, "SELECT "+name+"(?1, ?2)", a)
-}
-
-// evalBuiltin runs query, a call of one of SQLite's own functions on the
-// parameters ?1..?n bound to vals, on a private in-memory connection with
-// the calling connection's length limit, and makes its value (or error)
-// the result of ctx.
-func evalBuiltin(tls *libc.TLS, ctx uintptr, query string, vals []uintptr) {
-	name, err := libc.CString(":memory:")
-	if err != nil {
-		lib.Xsqlite3_result_error_nomem(tls, ctx)
-		return
-	}
-	defer libc.Xfree(tls, name)
-	out := libc.Xmalloc(tls, libc.Tsize_t(ptrSize))
-	if out == 0 {
-		lib.Xsqlite3_result_error_nomem(tls, ctx)
-		return
-	}
-	defer libc.Xfree(tls, out)
-	rc := lib.Xsqlite3_open_v2(tls, name, out, lib.SQLITE_OPEN_READWRITE|lib.SQLITE_OPEN_MEMORY, 0)
-	db := readPtr(libc.GoBytes(out, ptrSize))
-	if db != 0 {
-		defer lib.Xsqlite3_close_v2(tls, db)
-	}
-	if rc != lib.SQLITE_OK {
-		lib.Xsqlite3_result_error_nomem(tls, ctx)
-		return
-	}
-	h := handle{db: db, tls: tls}
-	h.limit(lib.SQLITE_LIMIT_LENGTH, int32(limitOf(tls, ctx, lib.SQLITE_LIMIT_LENGTH)))
-	st, _, err := h.prepare(query)
-	if err != nil {
-		resultError(tls, ctx, err.Error())
-		return
-	}
-	defer st.finalize()
-	for i, v := range vals {
-		lib.Xsqlite3_bind_value(tls, st.p, int32(i+1), v)
-	}
-	switch rc := lib.Xsqlite3_step(tls, st.p); rc {
-	case lib.SQLITE_ROW:
-		lib.Xsqlite3_result_value(tls, ctx, lib.Xsqlite3_column_value(tls, st.p, 0))
-	case lib.SQLITE_TOOBIG:
-		lib.Xsqlite3_result_error_toobig(tls, ctx)
-	default:
-		resultError(tls, ctx, h.lastError(rc).Error())
-	}
+	callBuiltin(tls, ref, ctx, argc, argv)
 }

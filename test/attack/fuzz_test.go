@@ -388,6 +388,8 @@ var extraSeeds = []string{
 	"SELECT printf('%.*c', 800000, 'a') LIKE '%' || printf('%.*c', 40000, 'a') || 'b' ESCAPE '!'",
 	"SELECT printf('%.*c', 800000, 'a') GLOB '*[a]' || printf('%.*c', 10000, '?') || 'b'",
 	"SELECT unhex(printf('%.*c', 400000, 'x'), printf('%.*c', 400000, 'y') || 'x')",
+	"SELECT json_extract('{' || replace(printf('%.*c', 100000, 'x'), 'x', '\"k\":1,') || '\"z\":0}', '$.a', '$.b', '$.c', '$.d')",
+	"SELECT json_patch('{\"a\":1,\"b\":{\"c\":2}}', '{\"b\":{\"c\":null},\"d\":[1]}')",
 	"CREATE TABLE gen (x TEXT, y TEXT, z AS (instr(x, y)) STORED)",
 	"CREATE TRIGGER bomb BEFORE INSERT ON notes BEGIN SELECT ltrim(printf('%.*c', 400000, 'a'), printf('%.*c', 400000, 'b') || 'a'); END",
 }
