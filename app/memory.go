@@ -14,14 +14,17 @@ import (
 func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
 	return s.run(ctx, "append_event", func(ctx context.Context, sp *span) (string, error) {
 		ts := domain.FormatTS(s.d.Clock.Now())
+		describe := func(e domain.Event) {
+			sp.setRows(1)
+			sp.detail = domain.Detail{{Key: "event_id", Value: e.ID}, {Key: "kind", Value: e.Kind}}
+		}
 		e, err := s.d.Memory.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 			return domain.NewEvent(id, hash, ts, s.sess, kind, content)
-		})
+		}, sealWith(s.auditMemory, sp, describe))
 		if err != nil {
 			return "", err
 		}
-		sp.setRows(1)
-		sp.detail = domain.Detail{{Key: "event_id", Value: e.ID}, {Key: "kind", Value: e.Kind}}
+		describe(e)
 		return "ok: event " + itoa64(e.ID) + " appended (hash " + e.Hash[:12] + "...)", nil
 	})
 }
@@ -59,14 +62,17 @@ func (s *Service) VerifyChain(ctx context.Context) (string, error) {
 func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error) {
 	return s.run(ctx, "checkpoint", func(ctx context.Context, sp *span) (string, error) {
 		ts := domain.FormatTS(s.d.Clock.Now())
+		describe := func(c domain.Checkpoint) {
+			sp.setRows(1)
+			sp.detail = domain.Detail{{Key: "checkpoint_id", Value: c.ID}, {Key: "last_event_id", Value: c.LastEventID}}
+		}
 		c, err := s.d.Memory.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 			return domain.NewCheckpoint(id, hash, ts, s.sess, summary)
-		})
+		}, sealWith(s.auditMemory, sp, describe))
 		if err != nil {
 			return "", err
 		}
-		sp.setRows(1)
-		sp.detail = domain.Detail{{Key: "checkpoint_id", Value: c.ID}, {Key: "last_event_id", Value: c.LastEventID}}
+		describe(c)
 		return "ok: checkpoint " + itoa64(c.ID) + " written at event " + itoa64(c.LastEventID), nil
 	})
 }

@@ -37,6 +37,7 @@ type Policy struct {
 const (
 	msgLoadExtension  = "load_extension() is not allowed"
 	msgPragma         = "PRAGMA %s is not allowed; only introspection pragmas (table_info, index_list, foreign_key_list, ...) and value-less reads such as PRAGMA journal_mode are"
+	msgDatabaseList   = "PRAGMA %s is not allowed: it shows the database file's absolute path; the server works on its one database file, schema main (PRAGMA table_list lists its tables)"
 	msgServerTable    = "%s is managed by the server and is append-only; it cannot be changed through SQL tools"
 	msgServerView     = "%s is a view managed by the server; it cannot be changed through SQL tools"
 	msgInternal       = "%s is internal to SQLite; it cannot be changed through SQL tools"
@@ -245,6 +246,11 @@ func (p Policy) CheckSQL(sql string) string {
 // without a value; the message repeats the name as SQLite passed it.
 func checkPragma(name string, hasValue bool) string {
 	n := toLowerASCII(name)
+	if n == "database_list" {
+		// The one pragma that names a file, whatever shape the query gives
+		// the value (substr, hex, a join): refused, not scrubbed (SPEC A3).
+		return fmt.Sprintf(msgDatabaseList, name)
+	}
 	if introspectionPragmas[n] || (!hasValue && readStatePragmas[n]) {
 		return ""
 	}
@@ -275,7 +281,7 @@ func isAllowedModule(module string) bool {
 // introspectionPragmas are allowed with or without an argument.
 var introspectionPragmas = setOf("table_info", "table_xinfo", "table_list", "index_list", "index_info",
 	"index_xinfo", "foreign_key_list", "foreign_key_check", "function_list", "collation_list",
-	"database_list", "compile_options", "integrity_check", "quick_check")
+	"compile_options", "integrity_check", "quick_check")
 
 // readStatePragmas are allowed only without a value. FTS5 reads data_version
 // and R*Tree reads page_size while they run.

@@ -45,6 +45,11 @@ func destructive(label string) verdicts {
 
 func pragmaDenied(name string) verdicts { return every(fmt.Sprintf(pragmaFormat, name)) }
 
+// databaseListDenied is the refusal of the one pragma that names the file.
+func databaseListDenied(name string) verdicts {
+	return every("PRAGMA " + name + " is not allowed: it shows the database file's absolute path; the server works on its one database file, schema main (PRAGMA table_list lists its tables)")
+}
+
 func managed(table string) verdicts {
 	return every(table + " is managed by the server and is append-only; it cannot be changed through SQL tools")
 }
@@ -161,7 +166,7 @@ func TestPolicyPragmas(t *testing.T) {
 	var cases []policyCase
 	for _, name := range []string{"table_info", "table_xinfo", "table_list", "index_list", "index_info",
 		"index_xinfo", "foreign_key_list", "foreign_key_check", "function_list", "collation_list",
-		"database_list", "compile_options", "integrity_check", "quick_check"} {
+		"compile_options", "integrity_check", "quick_check"} {
 		cases = append(cases,
 			policyCase{"introspection " + name, req(domain.ActionPragma, name, ""), every("")},
 			policyCase{"introspection " + name + " with argument", req(domain.ActionPragma, name, "notes"), every("")},
@@ -176,6 +181,9 @@ func TestPolicyPragmas(t *testing.T) {
 			policyCase{"read state " + name + " with value", req(domain.ActionPragma, name, "1"), pragmaDenied(name)})
 	}
 	cases = append(cases,
+		policyCase{"database_list names the file's folder", req(domain.ActionPragma, "database_list", ""), databaseListDenied("database_list")},
+		policyCase{"pragma_database_list while running", running(req(domain.ActionPragma, "Database_List", "")), databaseListDenied("Database_List")},
+		policyCase{"database_list with an argument", req(domain.ActionPragma, "database_list", "main"), databaseListDenied("database_list")},
 		policyCase{"journal_mode=delete", req(domain.ActionPragma, "journal_mode", "delete"), pragmaDenied("journal_mode")},
 		policyCase{"writable_schema", req(domain.ActionPragma, "writable_schema", ""), pragmaDenied("writable_schema")},
 		policyCase{"writable_schema=ON", req(domain.ActionPragma, "writable_schema", "ON"), pragmaDenied("writable_schema")},

@@ -8,6 +8,11 @@ type WriteRequest struct {
 	SQL string
 	// MaxUpdateRows is the UPDATE guard; 0 means no guard.
 	MaxUpdateRows int
+	// Audit, when set, builds the call's audit entry from what the
+	// statement did; the runner inserts it just before COMMIT, in the same
+	// transaction, so the write and its audit row commit together or not
+	// at all.
+	Audit func(WriteResult) AuditEntry
 }
 
 // WriteResult says what a write statement did.

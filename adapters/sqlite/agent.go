@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +33,7 @@ const maxValueBytes = 8 << 20
 // statement, so the fields need no lock.
 type call struct {
 	h      handle
+	dc     any // the driver connection h belongs to, for the server's own statements
 	policy domain.Policy
 
 	running   bool // the statement compiled and is now stepping
@@ -50,6 +50,8 @@ type call struct {
 
 	changed    int64 // rows updated or deleted (REPLACE and upsert included)
 	lastInsert int64 // rowid of the last row inserted into a rowid table
+
+	journalNote string // see Store.journalModeNote
 }
 
 func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, trigger string) msqlite.AuthorizerReturnCode {
@@ -68,6 +70,9 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 	reason := c.policy.Check(domain.AuthRequest{
 		Action: act, Arg1: arg1, Arg2: arg2, Database: database, Trigger: trigger, Running: c.running,
 	})
+	if reason == "" && act == domain.ActionPragma && c.journalNote != "" && strings.EqualFold(arg1, "journal_mode") {
+		reason = c.journalNote
+	}
 	if reason == "" {
 		return msqlite.AuthorizerOK
 	}
@@ -148,7 +153,7 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		if err := h.registerBounded(); err != nil {
 			return err
 		}
-		c := &call{h: h, policy: domain.Policy{Tier: tier}}
+		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
 		if tier != domain.TierRead {
 			if c.shadow, c.virtual, err = tableKinds(h); err != nil {
 				return s.translate(ctx, c, err)
@@ -201,20 +206,6 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		}
 		return s.translate(ctx, c, err)
 	})
-}
-
-// checkImmutable guards the one risk of opening a read-only database with
-// immutable=1 (store.go): SQLite then ignores other writers. If one has
-// started since (a -wal file appeared), answers could mix old and new pages,
-// so the session refuses to read on.
-func (s *Store) checkImmutable() error {
-	if !s.immutable {
-		return nil
-	}
-	if _, err := os.Stat(s.path + "-wal"); err == nil {
-		return domain.Errorf(domain.ErrUnavailable, "another program started writing to %s after this read-only session opened it; restart the server to read it consistently", s.name)
-	}
-	return nil
 }
 
 // armDeadline interrupts SQLite once ctx is done, repeating until the call

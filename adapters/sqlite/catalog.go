@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -198,15 +199,26 @@ func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, e
 }
 
 // ReplaceView runs the create_view DDL on an internal connection in one
-// transaction, dropping the old view first when replace is set.
-func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool) error {
+// transaction, dropping the old view first when replace is set, and stores
+// audit's row in the same transaction.
+func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool, audit ports.AuditFunc[string]) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	conn, err := s.internal.Conn(ctx)
 	if err != nil {
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
 		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.lockError(ctx, err)
 	}
 	run := func() error {
 		if replace {
@@ -216,6 +228,11 @@ func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool)
 		}
 		if _, err := conn.ExecContext(ctx, ddl); err != nil {
 			return err
+		}
+		if audit != nil {
+			if _, err := conn.ExecContext(ctx, auditInsert, auditArgs(audit(name))...); err != nil {
+				return err
+			}
 		}
 		_, err := conn.ExecContext(ctx, "COMMIT")
 		return err

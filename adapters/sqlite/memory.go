@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -13,13 +14,24 @@ var _ ports.MemoryStore = (*Store)(nil)
 
 // inWrite runs fn inside BEGIN IMMEDIATE on an internal connection: the
 // write lock is taken before the head is read, so appends from several
-// server processes queue up and form one linear chain.
-func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
+// server processes queue up and form one linear chain. audit's row, when
+// set, is inserted after fn, in the same transaction.
+func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	conn, err := s.internal.Conn(ctx)
 	if err != nil {
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
+		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
 	// Events and checkpoints are the memory the user relies on: their
 	// commit is fsynced (FULL); the pooled connection goes back to NORMAL.
 	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
@@ -29,7 +41,11 @@ func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return s.lockError(ctx, err)
 	}
-	if err := fn(conn); err != nil {
+	err = fn(conn)
+	if err == nil && audit != nil {
+		_, err = conn.ExecContext(ctx, auditInsert, auditArgs(audit())...)
+	}
+	if err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		if _, ok := err.(*domain.Error); ok {
 			return err
@@ -43,6 +59,14 @@ func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 	return nil
 }
 
+// bind defers audit until what it describes has been stored in *v.
+func bind[T any](audit ports.AuditFunc[T], v *T) func() domain.AuditEntry {
+	if audit == nil {
+		return nil
+	}
+	return func() domain.AuditEntry { return audit(*v) }
+}
+
 func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
 	var id int64
 	var hash string
@@ -54,7 +78,7 @@ func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
 }
 
 // Append stores the next event durably (WAL, synchronous=FULL).
-func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error)) (domain.Event, error) {
+func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error), audit ports.AuditFunc[domain.Event]) (domain.Event, error) {
 	var e domain.Event
 	err := s.inWrite(ctx, func(conn *sql.Conn) error {
 		id, h, err := head(ctx, conn)
@@ -68,12 +92,12 @@ func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Eve
 			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
 			e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
 		return err
-	})
+	}, bind(audit, &e))
 	return e, err
 }
 
 // Checkpoint stores the next checkpoint against the current head.
-func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error)) (domain.Checkpoint, error) {
+func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error), audit ports.AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error) {
 	var c domain.Checkpoint
 	err := s.inWrite(ctx, func(conn *sql.Conn) error {
 		id, h, err := head(ctx, conn)
@@ -91,7 +115,7 @@ func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain
 		}
 		c.ID, err = res.LastInsertId()
 		return err
-	})
+	}, bind(audit, &c))
 	return c, err
 }
 

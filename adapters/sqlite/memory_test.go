@@ -51,7 +51,7 @@ func mustAppend(t *testing.T, s *sqlite.Store, kind, content string) domain.Even
 	t.Helper()
 	e, err := s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, kind, content)
-	})
+	}, nil)
 	require.NoError(t, err)
 	return e
 }
@@ -71,7 +71,7 @@ func mustCheckpoint(t *testing.T, s *sqlite.Store, summary string) domain.Checkp
 	t.Helper()
 	c, err := s.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, summary)
-	})
+	}, nil)
 	require.NoError(t, err)
 	return c
 }
@@ -155,14 +155,14 @@ func TestAppendFailureStoresNothing(t *testing.T) {
 
 	_, err := s.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, "note", " \t\n")
-	})
+	}, nil)
 	require.ErrorIs(t, err, domain.ErrInvalidArgument, "the builder's domain error comes back unchanged")
 
 	_, err = s.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 		e, err := domain.NewEvent(id, hash, memTS, memSession, "note", "second")
 		e.Hash = first.Hash // violates UNIQUE(hash): the insert itself fails
 		return e, err
-	})
+	}, nil)
 	require.ErrorIs(t, err, domain.ErrSQLite)
 
 	assert.Equal(t, domain.VerifyResult{OK: true, Events: 1, HeadID: 1, HeadHash: first.Hash}, verifyStore(t, s))
@@ -184,7 +184,7 @@ func TestCheckpointRecordsTheHead(t *testing.T) {
 
 	_, err = s.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "\u2028 ")
-	})
+	}, nil)
 	require.ErrorIs(t, err, domain.ErrInvalidArgument)
 }
 
@@ -246,7 +246,7 @@ func TestConcurrentAppendsFromTwoStoresFormOneChain(t *testing.T) {
 			for i := range each {
 				_, err := s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
 					return domain.NewEvent(id, hash, memTS, memSession, "note", fmt.Sprintf("writer %d event %d", w, i))
-				})
+				}, nil)
 				errs <- err
 			}
 		})

@@ -120,13 +120,13 @@ func exercise(t *testing.T, s *sqlite.Store) []string {
 	}
 	_, err = s.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, "note", "must not be stored")
-	})
+	}, nil)
 	fails("append", err)
 	_, err = s.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "must not be stored")
-	})
+	}, nil)
 	fails("checkpoint", err)
-	fails("create view", s.ReplaceView(ctx, "v", "CREATE VIEW v AS SELECT 1", false))
+	fails("create view", s.ReplaceView(ctx, "v", "CREATE VIEW v AS SELECT 1", false, nil))
 	fails("audit row", s.Record(ctx, domain.AuditEntry{TS: memTS, Session: memSession, Tool: "read_query", OK: true}))
 	return texts
 }
@@ -275,17 +275,17 @@ func TestReadOnlyOpenFailuresSayWhatIsWrong(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, []byte("plain notes, not a database\n"), 0o644))
 			return path
 		}, []string{"notes.txt is not a SQLite database", "file is not a database"}},
-		{"WAL database whose -shm file cannot be created", func(t *testing.T, dir string) string {
+		{"WAL database whose -shm file is a symbolic link", func(t *testing.T, dir string) string {
 			// A -wal file says another program may be writing, so the file
-			// must be read with locking, which needs the -shm file. A
-			// dangling symbolic link in its place stops SQLite from creating
-			// it even for root, as a folder without write permission does
-			// for everyone else (test/readonly runs that case).
+			// must be read with locking, through the -shm file; SQLite
+			// would follow a link there (or fail on a dangling one). A
+			// folder without write permission, where SQLite cannot create
+			// -shm, is run by test/readonly as an unprivileged user.
 			path := mustServerDB(t, dir)
 			require.NoError(t, os.WriteFile(path+"-wal", nil, 0o644))
 			require.NoError(t, os.Symlink(filepath.Join(dir, "gone", "memory.db-shm"), path+"-shm"))
 			return path
-		}, []string{"cannot read memory.db in read-only mode", "WAL database", "memory.db-wal file exists", "memory.db-shm", "cannot open or create", "make the folder"}},
+		}, []string{"cannot read memory.db in read-only mode", "memory.db-shm is not a regular file (a symbolic link)", "copy the database"}},
 		{"hot journal left by a crashed writer", mustHotJournal,
 			[]string{"cannot read hot.db in read-only mode", "left hot.db-journal", "open it once read-write"}},
 	}

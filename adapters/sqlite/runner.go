@@ -90,7 +90,7 @@ func (s *Store) Read(ctx context.Context, sql string, columns func([]string), ro
 // read is Read with the text cap given: 0 reads every value whole.
 func (s *Store) read(ctx context.Context, sql string, textCap int, columns func([]string), row ports.RowFunc) error {
 	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
-		st, err := c.compileOne(sql)
+		st, err := c.compileOne(s.truthfulSQL(sql))
 		if err != nil {
 			return err
 		}
@@ -107,12 +107,17 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 		vals := make([]any, st.ncol)
 		for {
 			more, err := st.step()
-			if err != nil || !more {
+			if err != nil {
 				return err
+			}
+			if !more {
+				// Read-only mode: rows read while another program changed
+				// the file under immutable=1 may mix pages; none is sent.
+				return s.checkAfterRead()
 			}
 			st.row(vals)
 			if !row(vals) {
-				return nil
+				return s.checkAfterRead()
 			}
 		}
 	})
@@ -122,7 +127,7 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (domain.Compiled, error) {
 	var out domain.Compiled
 	err := s.withAgent(ctx, tier, func(c *call) error {
-		st, err := c.compileOne(sql)
+		st, err := c.compileOne(s.truthfulSQL(sql))
 		if err != nil {
 			return err
 		}
@@ -137,18 +142,23 @@ func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (doma
 }
 
 // Write runs one statement under the write or destructive tier in one
-// BEGIN IMMEDIATE transaction, with the UPDATE guard.
+// BEGIN IMMEDIATE transaction, with the UPDATE guard, and stores
+// req.Audit's row in the same transaction. It waits for this process's
+// earlier writes first (writelock.go).
 func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row ports.RowFunc) (domain.WriteResult, error) {
 	var res domain.WriteResult
-	err := s.withAgent(ctx, req.Tier, func(c *call) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	err = s.withAgent(ctx, req.Tier, func(c *call) error {
 		c.suspended = true
-		// Waiting for another writer's lock ends with the call's deadline
-		// (the interrupt that enforces it cannot end that wait).
-		wait := busyTimeout
-		if dl, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(dl))
-		}
-		c.h.setBusyTimeout(wait)
+		// Waiting for another program's lock ends with the call's deadline
+		// (the interrupt that enforces it cannot end that wait) or its
+		// budget (writelock.go), whichever comes first.
+		c.h.setBusyTimeout(foreignWait(ctx, budget))
 		err := c.h.exec("BEGIN IMMEDIATE")
 		c.h.setBusyTimeout(busyTimeout)
 		if err != nil {
@@ -201,6 +211,11 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 		// commits nothing: the caller rolls back.
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if req.Audit != nil {
+			if err := c.insertAuditOn(ctx, c.dc, req.Audit(res)); err != nil {
+				return err
+			}
 		}
 		c.suspended = true
 		return c.h.exec("COMMIT")

@@ -5,12 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	// The driver registers itself as "sqlite" with database/sql. This is the
@@ -53,24 +50,31 @@ type Options struct {
 // Store is one SQLite database file. It implements the statement runner,
 // catalog, memory and audit ports. Close it when done.
 type Store struct {
-	path string // absolute path, scrubbed from messages
+	path string // absolute path (read-only: every link resolved), scrubbed from messages
 	name string // file name shown instead
 	opts Options
 
 	// Read-only mode only, decided before SQLite touches the file (see
 	// inspectReadOnly): wal is set when its header asks for WAL, immutable
-	// when it is opened with immutable=1.
+	// when it is opened with immutable=1; watch is what every call checks.
 	wal, immutable bool
+	watch          roWatch
 
 	internal *sql.DB // bootstrap, memory, audit, view DDL: no policy
+	readers  *sql.DB // agent read tier and catalog: query_only
+	writers  *sql.DB // agent write and destructive tiers
 
-	// The audit insert runs after every call; it is compiled once.
-	auditOnce sync.Once
-	auditStmt *sql.Stmt
-	auditErr  error
-	readers   *sql.DB // agent read tier and catalog: query_only
-	writers   *sql.DB // agent write and destructive tiers
+	// writeTurn is the in-process writer lock (writelock.go): a buffered
+	// channel of one, held by the write transaction running now.
+	writeTurn chan struct{}
+	// audit group-commits the query_log rows of calls that write nothing.
+	audit committer
+	// closed is set by Close, under the write turn.
+	closed bool
 }
+
+// closeWait is how long Close waits for a write still running.
+const closeWait = 2 * time.Second
 
 // Open opens (and in read-write mode creates and bootstraps) the database at
 // path. A file that is not SQLite gives an error naming the file. In
@@ -78,18 +82,22 @@ type Store struct {
 // unreadable one an error matching [fs.ErrPermission]; no error text holds
 // the folder's path.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", path, err)
-	}
-	s := &Store{path: abs, name: filepath.Base(abs), opts: opts}
+	s := &Store{opts: opts, writeTurn: make(chan struct{}, 1)}
 	if opts.ReadOnly {
-		if err := s.inspectReadOnly(); err != nil {
+		if err := s.openReadOnly(path); err != nil {
 			return nil, err
 		}
-	} else if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, fmt.Errorf("create folder for %s: %w", s.name, err)
+	} else {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: %w", path, err)
+		}
+		s.path, s.name = abs, filepath.Base(abs)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return nil, fmt.Errorf("create folder for %s: %w", s.name, err)
+		}
 	}
+	var err error
 	if s.internal, err = s.open(false, true); err != nil {
 		return nil, err
 	}
@@ -102,6 +110,11 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if err := s.check(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	// Read-only: the file SQLite opened is still the one inspected.
+	if err := s.checkImmutable(); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -170,43 +183,6 @@ func (s *Store) check(ctx context.Context) error {
 	return fmt.Errorf("%s is not a usable SQLite database: %s", s.name, s.scrub(err.Error()))
 }
 
-// inspectReadOnly runs before SQLite touches the file in read-only mode: it
-// refuses a missing file (read-only mode never creates a database) and
-// decides how to open it.
-//
-// A WAL database is read with the help of its -wal and -shm files, and
-// SQLite creates them when they are missing. A read-only connection cannot
-// remove them again (that needs a write lock on the database file), so they
-// would stay behind. When there is no -wal file, no connection has the
-// database open and every committed transaction is in the main file, so it
-// is opened with immutable=1: SQLite reads the main file alone, takes no
-// locks and creates nothing. The price: a program that starts writing the
-// file while this store is open is not seen, and its checkpoints may change
-// pages under a running read (a wrong answer or "database disk image is
-// malformed" for that read; the file itself is never at risk). Reopening
-// the store reads it consistently again. When a -wal file exists, another
-// program may be writing right now, so the file is opened with locking as
-// usual and SQLite shares the existing -wal and -shm files with it.
-func (s *Store) inspectReadOnly() error {
-	f, err := os.Open(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: %w (read-only mode never creates a database)", s.name, errors.Unwrap(err))
-	}
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %w", s.name, errors.Unwrap(err))
-	}
-	defer f.Close()
-	// Byte 19 of the header, the file format read version, is 2 for WAL;
-	// SQLite opens the -wal file on exactly that condition.
-	var h [100]byte
-	if n, _ := io.ReadFull(f, h[:]); n == len(h) && string(h[:16]) == "SQLite format 3\x00" && h[19] == 2 {
-		s.wal = true
-		_, err := os.Lstat(s.path + "-wal")
-		s.immutable = errors.Is(err, fs.ErrNotExist)
-	}
-	return nil
-}
-
 // explainReadOnly words a failure to open the file read-only so the user
 // knows what to do. SQLite's own message is kept in parentheses.
 func (s *Store) explainReadOnly(err error) string {
@@ -234,8 +210,14 @@ func (s *Store) explainReadOnly(err error) string {
 // Close closes every connection.
 func (s *Store) Close() error {
 	var errs []error
-	if s.auditStmt != nil {
-		errs = append(errs, s.auditStmt.Close())
+	// The audit committer's connection belongs to whoever holds the write
+	// turn; a write still running gets a moment to finish.
+	select {
+	case s.writeTurn <- struct{}{}:
+		s.closed = true
+		s.closeAuditConn()
+		<-s.writeTurn
+	case <-time.After(closeWait):
 	}
 	for _, db := range []*sql.DB{s.writers, s.readers, s.internal} {
 		if db != nil {

@@ -41,7 +41,8 @@ const (
 
 // Config is everything the command line and environment decide.
 type Config struct {
-	// DBPath is the database file, with ~ expanded and made absolute.
+	// DBPath is the database file, with ~ expanded and made absolute; ".."
+	// is left for the system to resolve after any symbolic link.
 	DBPath string
 	// Limits are the caps every tool call runs under; already validated.
 	Limits domain.Limits
@@ -51,7 +52,8 @@ type Config struct {
 	// RGPath is the ripgrep binary as given; "" means look up rg on PATH.
 	RGPath string
 	// AuditDB is a separate SQLite file for the audit log in read-only mode,
-	// with ~ expanded and made absolute; "" means audit lines go to stderr.
+	// with ~ expanded and made absolute (".." kept, as for DBPath); "" means
+	// audit lines go to stderr.
 	AuditDB string
 	// ReadOnly opens the database read-only and offers only the read tools.
 	ReadOnly bool
@@ -252,16 +254,14 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 
 	home := homeDir(getenv)
 	var err error
-	if cfg.DBPath, err = filepath.Abs(expandHome(s.db, home)); err != nil {
+	if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
 		return Config{}, fmt.Errorf("resolve --db: %v", err)
 	}
 	if s.auditDB != "" {
-		if cfg.AuditDB, err = filepath.Abs(expandHome(s.auditDB, home)); err != nil {
+		if cfg.AuditDB, err = absKeepDots(expandHome(s.auditDB, home)); err != nil {
 			return Config{}, fmt.Errorf("resolve --audit-db: %v", err)
 		}
-		if cfg.ReadOnly && cfg.AuditDB == cfg.DBPath {
-			return Config{}, usagef("--audit-db must be another file than --db: read-only mode never writes to the database")
-		}
+		// run compares it with the database by identity (checkAuditPath).
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
 	return cfg, nil

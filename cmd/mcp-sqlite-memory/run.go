@@ -81,7 +81,12 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		}
 		deps.Audit = jsonlog.New(stderr)
 		if cfg.AuditDB != "" {
-			audit, err := sqlite.Open(ctx, cfg.AuditDB, sqlite.Options{})
+			snapDirs := []string{snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir}).Dir(), snapshot.New(store.Path(), snapshot.Options{}).Dir()}
+			auditPath, err := checkAuditPath(store.Path(), snapDirs, cfg.AuditDB)
+			if err != nil {
+				return err
+			}
+			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{})
 			if err != nil {
 				return fmt.Errorf("open audit database: %w", err)
 			}
@@ -99,7 +104,6 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		deps.Snapshots = snaps
 	}
 	svc := app.New(deps, app.Options{Limits: cfg.Limits, Session: session, Logger: log})
-	defer svc.Flush()       // before the stores close: deferred calls run last-in first-out
 	var sdkLog *slog.Logger // the SDK's session chatter only with -v
 	if cfg.Verbose {
 		sdkLog = log

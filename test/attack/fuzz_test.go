@@ -130,7 +130,6 @@ func (w *fuzzWorld) try(t *testing.T, tier domain.Tier, q string, before snapsho
 	t.Helper()
 	level := tier.Tool()
 	out, err := w.call(tier, q)
-	w.svc.Flush()
 	msg := ""
 	if err != nil {
 		msg = err.Error()
@@ -144,7 +143,6 @@ func (w *fuzzWorld) try(t *testing.T, tier domain.Tier, q string, before snapsho
 	if last {
 		_, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 		assert.NoError(t, err, "SELECT 1 fails after the input")
-		w.svc.Flush()
 		audits++
 	}
 	assert.Empty(t, w.logs.take(), "%s: the core logged an error it could not translate", level)

@@ -72,15 +72,19 @@ func TestBinarySaysWhyItCannotOpen(t *testing.T) {
 		want    []string
 	}{
 		{
-			// Another program has the database open (its -wal file exists),
-			// so it must be read with locking, through a -shm file that
-			// cannot be created in this folder.
-			name: "WAL database being written, in a folder without write permission",
+			// The -wal file holds transactions, which SQLite could read
+			// only through a -shm file it would create: refused before
+			// SQLite opens anything, whatever the folder's permissions.
+			name: "WAL database copied with transactions in -wal but without -shm, in a folder without write permission",
 			prepare: func(t *testing.T, dir, path string) {
-				require.NoError(t, os.WriteFile(path+"-wal", nil, 0o644))
+				live := filepath.Join(t.TempDir(), "live.db")
+				linksLiveWriter(t, live)
+				b, err := os.ReadFile(live + "-wal")
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(path+"-wal", b, 0o644))
 				lockDown(t, dir, path, 0)
 			},
-			want: []string{"shop.db", "WAL database", "shop.db-wal", "shop.db-shm", "make the folder"},
+			want: []string{"cannot read shop.db in read-only mode", "shop.db-wal file holds transactions", "no shop.db-shm", "open the database once read-write"},
 		},
 		{
 			name: "file the user may not read",
@@ -105,7 +109,39 @@ func TestBinarySaysWhyItCannotOpen(t *testing.T) {
 			require.NoError(t, os.Chmod(dir, 0o755))
 			require.NoError(t, os.Chmod(path, 0o644))
 			_ = os.Remove(path + "-wal")
+			_ = os.Remove(path + "-shm")
 			assert.Equal(t, before, stateOf(t, path), "a refused start changes nothing")
 		})
+	}
+}
+
+// A WAL database copied with its -wal (holding transactions) and -shm
+// files, all read-only in a read-only folder: SQLite reads the -wal through
+// the -shm file it may not write (its support for read-only media), so
+// every committed row is seen and no file changes.
+func TestBinaryReadsAWALCopyWithReadOnlyFiles(t *testing.T) {
+	live := filepath.Join(t.TempDir(), "live.db")
+	linksLiveWriter(t, live)
+	dir := filepath.Join(t.TempDir(), folderName)
+	path := linksCopy(t, live, dir, "-wal", "-shm")
+	for _, suffix := range []string{"-wal", "-shm"} {
+		require.NoError(t, os.Chmod(path+suffix, 0o444))
+	}
+	cmd := unprivileged(t, dir, "--db", path, "--read-only")
+	lockDown(t, dir, path, 0o444)
+	sums := map[string][32]byte{}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		sums[suffix] = stateOf(t, path+suffix).Sum
+	}
+	before := stateOf(t, path)
+
+	p := e2e.Start(t, cmd)
+	out, isErr := harness.Call(t, p.Session, "read_query", map[string]any{"query": "SELECT count(*) FROM t"})
+	assert.False(t, isErr, out)
+	assert.Equal(t, "count(*)\n200\n# 1 rows", out, "the rows in the -wal file are read")
+	require.NoError(t, p.Session.Close())
+	assert.Equal(t, before, stateOf(t, path))
+	for _, suffix := range []string{"-wal", "-shm"} {
+		assert.Equal(t, sums[suffix], stateOf(t, path+suffix).Sum, suffix)
 	}
 }
