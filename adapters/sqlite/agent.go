@@ -157,6 +157,11 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		if err != nil {
 			return err
 		}
+		// Before anything of the agent's runs: the built-ins a deadline
+		// cannot stop are replaced by ones it can (bounded.go).
+		if err := h.registerBounded(); err != nil {
+			return err
+		}
 		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
 		if tier != domain.TierRead {
 			if c.shadow, c.virtual, err = tableKinds(h); err != nil {

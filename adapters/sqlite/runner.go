@@ -194,6 +194,13 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			return err
 		}
 		st.finalize()
+		// A statement can finish after the deadline without SQLite
+		// noticing the interrupt (it is checked between steps, and the
+		// flag is cleared once no statement runs). A call that timed out
+		// commits nothing: the caller rolls back.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if req.Audit != nil {
 			if err := c.insertAuditOn(ctx, c.dc, req.Audit(res)); err != nil {
 				return err
