@@ -43,6 +43,9 @@ type Service struct {
 	// write's audit row in the write's transaction; with another sink the
 	// row is recorded right after the write commits.
 	auditStatements, auditCatalog, auditMemory bool
+
+	calls    slots // tool calls in flight (slots.go)
+	searches slots // search_text calls in flight
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -58,7 +61,10 @@ func New(d Deps, o Options) *Service {
 	}
 	same := func(port any) bool { return port == any(d.Audit) }
 	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
-		auditStatements: same(d.Statements), auditCatalog: same(d.Catalog), auditMemory: same(d.Memory)}
+		auditStatements: same(d.Statements), auditCatalog: same(d.Catalog), auditMemory: same(d.Memory),
+		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
+		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", "search_text calls"),
+	}
 }
 
 // span is what a tool call reports to the audit log.
@@ -114,9 +120,12 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	start := s.d.Clock.Now()
 	sp := &span{}
 	sp.entry = func() domain.AuditEntry { return s.entry(tool, start, sp, nil) }
-	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout)
+	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout) // counts from arrival
 	defer cancel()
-	out, err := fn(cctx, sp)
+	out, err := "", s.calls.acquire(cctx, domain.FormatSeconds(s.limits.QueryTimeout))
+	if err == nil {
+		func() { defer s.calls.release(); out, err = fn(cctx, sp) }()
+	}
 	err = s.public(err)
 	if err == nil && sp.sealed {
 		return out, nil // the row committed with the write

@@ -44,7 +44,7 @@ func (f *framesTools) CreateView(context.Context, ports.CreateViewRequest) (stri
 	return "ok", nil
 }
 func (f *framesTools) AppendEvent(context.Context, string, string) (string, error) { return "ok", nil }
-func (f *framesTools) VerifyChain(context.Context) (string, error)                 { return "ok", nil }
+func (f *framesTools) VerifyChain(context.Context, string) (string, error)         { return "ok", nil }
 func (f *framesTools) Checkpoint(context.Context, string) (string, error)          { return "ok", nil }
 func (f *framesTools) GetResumeContext(context.Context, int, string) (string, error) {
 	return "ok", nil

@@ -161,6 +161,13 @@ func (s *Store) writeBatch(batch []*pendingRow) error {
 		}
 	}
 	connOK, err := s.insertBatch(ctx, batch, budget)
+	// SQLite's heap is shared with agent statements (heap.go): a batch that
+	// met its limit is retried briefly, since the statement that filled it
+	// fails and frees it within milliseconds.
+	for i := 0; i < ownWorkRetries && connOK && isNoMem(err) && ctx.Err() == nil; i++ {
+		time.Sleep(ownWorkPause)
+		connOK, err = s.insertBatch(ctx, batch, budget)
+	}
 	if !connOK {
 		// The connection may be unusable; the next batch opens a fresh one.
 		s.closeAuditConn()

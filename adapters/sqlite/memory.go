@@ -17,6 +17,10 @@ var _ ports.MemoryStore = (*Store)(nil)
 // server processes queue up and form one linear chain. audit's row, when
 // set, is inserted after fn, in the same transaction.
 func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	return retryNoMem(ctx, func() error { return s.inWriteOnce(ctx, fn, audit) })
+}
+
+func (s *Store) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
 	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {
@@ -113,7 +117,18 @@ func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain
 		if err != nil {
 			return err
 		}
-		c.ID, err = res.LastInsertId()
+		if c.ID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		// The seal follows in the same transaction, so it is always the
+		// event right after the checkpoint's head (domain/seal.go).
+		seal, err := domain.NewSeal(c)
+		if err != nil {
+			return err
+		}
+		_, err = conn.ExecContext(ctx,
+			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			seal.ID, seal.TS, seal.Session, seal.Kind, seal.Content, seal.PrevHash, seal.Hash)
 		return err
 	}, bind(audit, &c))
 	return c, err
@@ -198,10 +213,16 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 			return st, s.connError(ctx, err)
 		}
 		st.Anchored = cp.Anchored(h, err == nil)
+		if st.Coverage, err = coverage(ctx, conn, cp); err != nil {
+			return st, s.connError(ctx, err)
+		}
 	}
 	since := int64(0)
 	if st.Checkpoint != nil {
 		since = st.Checkpoint.LastEventID
+		if st.Coverage == domain.Sealed {
+			since++ // the seal is part of the checkpoint, not an event since
+		}
 	}
 	where := "id > ?"
 	args := []any{since}
@@ -229,6 +250,42 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 		st.Events[i], st.Events[j] = st.Events[j], st.Events[i]
 	}
 	return st, nil
+}
+
+// coverage finds the event that seals cp (normally the one right after its
+// head, found by its id; else any event claiming to seal it), and whether
+// an earlier checkpoint was sealed, and lets the domain decide.
+func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain.Coverage, error) {
+	const cols = "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "
+	var seal *domain.Event
+	scan := func(r *sql.Rows) error {
+		var e domain.Event
+		if err := r.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
+			return err
+		}
+		if seal == nil && domain.IsSealOf(e, cp.ID) {
+			seal = &e
+		}
+		return nil
+	}
+	if err := queryOn(ctx, conn, scan, cols+"id = ?", cp.LastEventID+1); err != nil {
+		return 0, err
+	}
+	if seal != nil {
+		return cp.Coverage(seal, false), nil
+	}
+	prefix := strings.TrimSuffix(domain.SealPattern(cp.ID), "%")
+	if err := queryOn(ctx, conn, scan, cols+"kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1", domain.SealKind, len(prefix), prefix); err != nil {
+		return 0, err
+	}
+	var before bool
+	if seal == nil {
+		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_events WHERE kind = ? AND content LIKE ? AND id <= ?)",
+			domain.SealKind, domain.AnySealPattern, cp.LastEventID).Scan(&before); err != nil {
+			return 0, err
+		}
+	}
+	return cp.Coverage(seal, before), nil
 }
 
 // queryOn runs a query on one connection and scans every row.

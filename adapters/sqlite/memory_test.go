@@ -176,11 +176,12 @@ func TestCheckpointRecordsTheHead(t *testing.T) {
 	empty := mustCheckpoint(t, s, "  nothing yet \n")
 	st, err := s.Resume(context.Background(), 10, nil)
 	require.NoError(t, err)
-	assert.Equal(t, domain.ResumeState{Checkpoint: &empty, Anchored: true}, st, "a checkpoint on the empty chain is anchored to Genesis")
+	assert.Equal(t, domain.ResumeState{Checkpoint: &empty, Anchored: true, Coverage: domain.Sealed}, st, "a checkpoint on the empty chain is anchored to Genesis, and sealed by event 1")
 	events := mustAppendN(t, s, 2)
 	second := mustCheckpoint(t, s, "two in")
 	assert.Equal(t, domain.Checkpoint{ID: 1, TS: memTS, Session: memSession, Summary: "nothing yet", LastEventID: 0, HeadHash: domain.Genesis}, empty)
-	assert.Equal(t, domain.Checkpoint{ID: 2, TS: memTS, Session: memSession, Summary: "two in", LastEventID: 2, HeadHash: events[1].Hash}, second)
+	assert.Equal(t, domain.Checkpoint{ID: 2, TS: memTS, Session: memSession, Summary: "two in", LastEventID: events[1].ID, HeadHash: events[1].Hash}, second)
+	assert.Equal(t, int64(3), events[1].ID, "event 1 is the first checkpoint's seal")
 
 	_, err = s.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "\u2028 ")
@@ -221,7 +222,7 @@ func TestResumeLoadsTheMostRecentEventsAfterTheCheckpoint(t *testing.T) {
 			t.Parallel()
 			st, err := s.Resume(ctx, c.max, c.exclude)
 			require.NoError(t, err)
-			want := domain.ResumeState{Checkpoint: &cp, Anchored: true, Events: c.events, Total: c.total}
+			want := domain.ResumeState{Checkpoint: &cp, Anchored: true, Coverage: domain.Sealed, Events: c.events, Total: c.total}
 			assert.Equal(t, want, st)
 		})
 	}
@@ -357,9 +358,13 @@ func TestTamperingTheAnchorIsCaughtByTheCheckpoint(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			s, path := mustOpenMemory(t)
-			events := mustAppendN(t, s, 3)
-			mustCheckpoint(t, s, "three in")
-			events = append(events, mustAppend(t, s, "note", "event 4"))
+			mustAppendN(t, s, 3)
+			mustCheckpoint(t, s, "three in") // sealed by event 4
+			mustAppend(t, s, "note", "event 5")
+			var events []domain.Event
+			_, err := s.Events(context.Background(), func(e domain.Event) bool { events = append(events, e); return true })
+			require.NoError(t, err)
+			require.Len(t, events, 5)
 			c.edit(t, path, events)
 
 			r := verifyStore(t, s)

@@ -170,41 +170,37 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			return err
 		}
 		defer st.finalize()
-		guard := req.MaxUpdateRows > 0 && !c.sawDDL()
-		var before int64
-		if guard && len(c.inserted) > 0 {
-			if before, err = c.countRows(c.inserted); err != nil {
-				return err
-			}
+		st.textCap = s.opts.MaxCellChars // RETURNING rows are cut like read_query's
+		g, err := c.startGuard(req.MaxUpdateRows > 0 && !c.sawDDL())
+		if err != nil {
+			return err
 		}
+		c.stmt = st.p
 		if st.p != 0 {
 			res.HasColumns = st.ncol > 0
 			if res.HasColumns {
 				columns(st.columns())
 			}
-			if err := stream(st, row); err != nil {
+			err := stream(st, row)
+			if c.wiped != "" {
+				return c.wipeError()
+			}
+			if err != nil {
 				return err
 			}
 		}
 		res = c.result(res)
-		if guard {
-			n := c.guardCount()
-			if len(c.inserted) > 0 {
-				// A virtual table's REPLACE is invisible to the hook: rows
-				// written minus rows gained are the rows overwritten.
-				after, err := c.countRows(c.inserted)
-				if err != nil {
-					return err
-				}
-				if over := c.h.changes() - (after - before); over > n {
-					n = over
-				}
-			}
-			if n > int64(req.MaxUpdateRows) {
-				return domain.GuardError(n, req.MaxUpdateRows)
-			}
+		if err := c.checkGuard(g, req.MaxUpdateRows); err != nil {
+			return err
 		}
 		st.finalize()
+		// A statement can finish after the deadline without SQLite
+		// noticing the interrupt (it is checked between steps, and the
+		// flag is cleared once no statement runs). A call that timed out
+		// commits nothing: the caller rolls back.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if req.Audit != nil {
 			if err := c.insertAuditOn(ctx, c.dc, req.Audit(res)); err != nil {
 				return err
@@ -273,18 +269,4 @@ func (c *call) countRows(tables []string) (int64, error) {
 		}
 	}
 	return total, nil
-}
-
-// guardCount is how many rows the statement changed or overwrote: every
-// update and delete the pre-update hook saw (triggers, REPLACE and upsert
-// included), or, for a plain UPDATE or DELETE, SQLite's change count where
-// the hook cannot see (WITHOUT ROWID and virtual tables), whichever is larger.
-func (c *call) guardCount() int64 {
-	n := c.changed
-	if (c.saw(domain.ActionUpdate) || c.saw(domain.ActionDelete)) && !c.saw(domain.ActionInsert) {
-		if ch := c.h.changes(); ch > n {
-			n = ch
-		}
-	}
-	return n
 }

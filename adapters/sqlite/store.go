@@ -45,6 +45,11 @@ type Options struct {
 	// [domain.LongText], so a huge value is never copied whole just to be
 	// cut. 0 reads every value whole.
 	MaxCellChars int
+	// RepairServerObjects lets startup drop look-alikes of the server's
+	// triggers, index and view, and extra triggers and indexes on its
+	// tables, instead of refusing the file; bootstrap then creates the
+	// server's own. Tables are never dropped.
+	RepairServerObjects bool
 }
 
 // Store is one SQLite database file. It implements the statement runner,
@@ -71,6 +76,8 @@ type Store struct {
 	audit committer
 	// closed is set by Close, under the write turn.
 	closed bool
+	// repaired lists what --repair-server-objects dropped at startup.
+	repaired []string
 }
 
 // closeWait is how long Close waits for a write still running.

@@ -67,11 +67,18 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	clock := systemClock{}
 	session := newSession(clock.Now())
 
-	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars})
+	// SQLite's heap is process-wide; the soft limit makes page caches
+	// recycle before the hard one fails a statement (ARCHITECTURE.md).
+	if err := sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2)); err != nil {
+		return err
+	}
+	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars,
+		RepairServerObjects: cfg.RepairServerObjects})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	logRepaired(log, store)
 
 	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
 	memory := true
@@ -86,11 +93,12 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 			if err != nil {
 				return err
 			}
-			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{})
+			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{RepairServerObjects: cfg.RepairServerObjects})
 			if err != nil {
 				return fmt.Errorf("open audit database: %w", err)
 			}
 			defer audit.Close()
+			logRepaired(log, audit)
 			deps.Audit = audit
 		}
 	} else {
@@ -155,4 +163,11 @@ func errLine(err error) string {
 		return err.Error()
 	}
 	return mcpserver.Name + ": " + err.Error()
+}
+
+// logRepaired says what --repair-server-objects rewrote or dropped.
+func logRepaired(log *slog.Logger, store *sqlite.Store) {
+	for _, obj := range store.Repaired() {
+		log.Warn("repaired a server object that was not the server's own (--repair-server-objects): dropped it, then created the server's own objects", "object", obj)
+	}
 }
