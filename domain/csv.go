@@ -86,7 +86,11 @@ type TableWriter struct {
 	rows         int
 	cellsCut     int
 	truncated    bool
+	reserve      int // the body's size after its one large growth
 }
+
+// tableFirstGrow is the body's first reservation, in bytes.
+const tableFirstGrow = 2 << 10
 
 // NewTableWriter starts a table with the given column names as its header
 // line; the header's bytes count against maxBytes at once. Column names are
@@ -94,9 +98,12 @@ type TableWriter struct {
 func NewTableWriter(columns []string, maxBytes, maxCellChars int) *TableWriter {
 	w := &TableWriter{maxBytes: maxBytes, maxCellChars: maxCellChars}
 	w.line = AppendCSVLine(make([]byte, 0, 256), columns)
-	// Reserving the cap up front (bounded, for huge caps) avoids repeated
-	// doubling copies; the builder does not zero what it reserves.
-	w.body.Grow(min(max(maxBytes, 0), 64<<10) + len(w.line))
+	// Most answers are a few rows: reserving the whole cap (32 KiB by
+	// default) for each cost every call that much garbage. So the body
+	// starts small and, when a row does not fit, grows once to the cap
+	// (bounded for huge caps), past which it doubles as usual.
+	w.reserve = min(max(maxBytes, 0), 64<<10) + len(w.line)
+	w.body.Grow(min(w.reserve, tableFirstGrow))
 	w.body.Write(w.line)
 	return w
 }
@@ -114,6 +121,9 @@ func (w *TableWriter) Add(row []any) bool {
 	if w.rows > 0 && w.body.Len()+len(line) > w.maxBytes {
 		w.truncated = true
 		return false
+	}
+	if w.body.Cap()-w.body.Len() < len(line) && w.body.Cap() < w.reserve {
+		w.body.Grow(w.reserve - w.body.Len())
 	}
 	w.body.Write(line)
 	w.rows++

@@ -24,11 +24,12 @@ const maxSafeID = 1 << 53
 //
 //   - pass: hand the frame to the SDK; id is the request's id (raw JSON,
 //     empty for notifications and responses), which the SDK answers
-//     byte for byte;
+//     byte for byte; msg is the frame as the SDK's own decoder read it;
 //   - otherwise refuse it with r.
 type frameRule struct {
 	pass bool
 	id   string
+	msg  jsonrpc.Message
 	r    refusal
 }
 
@@ -69,17 +70,19 @@ func classify(frame []byte, known func(string) bool) frameRule {
 		if _, isResult := top["result"]; isResult || top["error"] != nil {
 			// A response to one of the server's requests: never
 			// answered, even when malformed.
-			if _, err := jsonrpc.DecodeMessage(frame); err != nil || !f.hasID || f.id == nil {
+			msg, err := jsonrpc.DecodeMessage(frame)
+			if err != nil || !f.hasID || f.id == nil {
 				return refuse(refusal{silent: true, reason: "a malformed response was dropped"})
 			}
-			return frameRule{pass: true}
+			return frameRule{pass: true, msg: msg}
 		}
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, `invalid request: a request needs a "method"`))
 	}
 	if f.method == "" {
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a non-empty string`))
 	}
-	if _, err := jsonrpc.DecodeMessage(frame); err != nil {
+	msg, err := jsonrpc.DecodeMessage(frame)
+	if err != nil {
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message ("+err.Error()+")"))
 	}
 	if !f.hasID {
@@ -88,7 +91,7 @@ func classify(frame []byte, known func(string) bool) frameRule {
 			// audit log, the only place a notification can be answered.
 			return refuse(f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: tools/call was sent without an id, as a notification, and was not run; send it with an id"))
 		}
-		return frameRule{pass: true} // a notification
+		return frameRule{pass: true, msg: msg} // a notification
 	}
 	if why := badID(top["id"]); why != "" {
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: "+why))
@@ -102,7 +105,7 @@ func classify(frame []byte, known func(string) bool) frameRule {
 			return refuse(r)
 		}
 	}
-	return frameRule{pass: true, id: string(f.id)}
+	return frameRule{pass: true, id: string(f.id), msg: msg}
 }
 
 func refuse(r refusal) frameRule { return frameRule{r: r} }

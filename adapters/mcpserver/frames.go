@@ -72,7 +72,8 @@ type frameGuard struct {
 	log    *slog.Logger
 	x      *exchange // requests handed on and not yet answered
 
-	line []byte // the frame being handed to the SDK
+	line []byte          // the frame being handed to the SDK
+	msg  jsonrpc.Message // line as the SDK's decoder read it (see Message)
 	off  int
 	buf  []byte
 	err  error // the input's end, returned once the last frame is read
@@ -142,9 +143,24 @@ func (g *frameGuard) next() []byte {
 			g.refuse(r, len(frame))
 			continue
 		}
+		g.msg = rule.msg
 		return append(frame, '\n')
 	}
 	return nil
+}
+
+// Message returns the next accepted frame already decoded, for a
+// Connection that hands the SDK messages rather than bytes: the guard has
+// decoded each frame with the SDK's own decoder to accept it, so the SDK
+// need not read it again. At the end of the input it drains as Read does.
+func (g *frameGuard) Message() (jsonrpc.Message, error) {
+	for g.err == nil {
+		if g.next() != nil {
+			return g.msg, nil
+		}
+	}
+	g.x.drain(drainWait)
+	return nil, g.err
 }
 
 // skip consumes the rest of an oversized frame (g.buf, then chunk, then up

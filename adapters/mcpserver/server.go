@@ -207,9 +207,9 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 		max = domain.DefaultLimits().MaxRequestBytes
 	}
 	guard := newFrameGuard(in, w.own(), max, s.answer, s.offers, s.opts.Log, x)
-	// The guard already bounds every frame; the SDK's own cap would end the
-	// session instead.
-	err := s.Run(ctx, &mcp.IOTransport{Reader: guard, Writer: w, MaxLineLength: -1})
+	// The guard already bounds and decodes every frame; the SDK reads its
+	// messages (see guardTransport).
+	err := s.Run(ctx, &guardTransport{guard: guard, out: w})
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil
 	}

@@ -151,7 +151,7 @@ func printTable(w io.Writer, figs []figure, res map[string]result) error {
 			ratio = fmt.Sprintf("%.2fx", cost)
 		}
 		if f.maxRatio > 0 {
-			budget = fmt.Sprintf("<= %.1fx", f.maxRatio)
+			budget = fmt.Sprintf("<= %gx", f.maxRatio)
 			if cost > f.maxRatio {
 				verdict = "OVER BUDGET"
 			}

@@ -4,6 +4,13 @@
 //
 //	go run ./cmd/mcp-sqlite-memory-bench            # everything (a few minutes)
 //	go run ./cmd/mcp-sqlite-memory-bench -short     # skip the 1M-row and 200 MB cases
+//	go run ./cmd/mcp-sqlite-memory-bench -stdio-only  # only the side-by-side stdio figures
+//
+// The stdio figures build this server and a do-nothing server on the same
+// SDK (./noop), generate a shop database (10k customers, 100k orders, 300k
+// items) in a temporary folder, and drive both with the SDK's client,
+// interleaved with a persistent sqlite3 CLI process and any npm peers named
+// in MCP_SQLITE_BENCH_PEERS or found on PATH.
 //
 // The benchmarks themselves are ordinary `go test -bench` functions (in
 // test/bench, test/searchbench, domain and adapters/snapshot); this command
@@ -36,11 +43,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	short := fs.Bool("short", false, "skip the slow cases (1M-event chain, 1M-line search, 200 MB snapshot)")
 	benchtime := fs.String("benchtime", "1s", "go test -benchtime for the fast benchmarks")
 	verbose := fs.Bool("v", false, "echo go test's output")
+	stdio := fs.Bool("stdio", true, "also drive the built binary over stdio, side by side with a do-nothing SDK server, the sqlite3 CLI and any npm peers ("+peersEnv+")")
+	stdioOnly := fs.Bool("stdio-only", false, "run only the side-by-side stdio figures")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	results := map[string]result{}
+	var figs []figure
+	if !*stdioOnly {
+		figs = figures(*short)
+	} else {
+		*stdio = true
+	}
 	for _, job := range jobs(*short, *benchtime) {
+		if *stdioOnly {
+			break
+		}
 		fmt.Fprintf(stderr, "running %s %s ...\n", job.pkg, job.pattern)
 		out, err := goTestBench(ctx, job)
 		if *verbose {
@@ -53,5 +71,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			results[k] = v
 		}
 	}
-	return printTable(stdout, figures(*short), results)
+	if *stdio {
+		res, f, err := sideBySide(ctx, stdioSizes(*short), stderr)
+		if err != nil {
+			return err
+		}
+		for k, v := range res {
+			results[k] = v
+		}
+		figs = append(figs, f...)
+	}
+	return printTable(stdout, figs, results)
 }

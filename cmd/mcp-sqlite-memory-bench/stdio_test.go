@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSideBySideRunsEveryFigure drives the built server, the do-nothing
+// server and the sqlite3 CLI over a tiny shop database and checks the table
+// has every row with a measured figure. It asserts no speed.
+func TestSideBySideRunsEveryFigure(t *testing.T) {
+	_, err := exec.LookPath("sqlite3")
+	require.NoError(t, err, "the sqlite3 CLI is a baseline of the side-by-side figures")
+	t.Setenv(peersEnv, "")
+	tiny := stdioConfig{shop: shopSize{customers: 1000, orders: 2000, items: 6000},
+		small: 4, big: 1, starts: 1, procs: 2, perProc: 3, conc: 3, perConc: 2, rounds: 1}
+	var log bytes.Buffer
+	res, figs, err := sideBySide(context.Background(), tiny, &log)
+	require.NoError(t, err, log.String())
+	var out bytes.Buffer
+	require.NoError(t, printTable(&out, figs, res), "every figure's benchmark ran")
+	for _, row := range []string{
+		"small query p50 vs do-nothing SDK server", "small query p50 vs sqlite3 CLI",
+		"small query p90 vs do-nothing SDK server", "2 processes x 3 small queries vs sqlite3 CLI",
+		"3 calls at once, one process vs do-nothing SDK server", "1000x6 rows to CSV vs sqlite3 CLI",
+		"3-table join + GROUP BY vs sqlite3 CLI", "start to first tools/list vs sqlite3 CLI",
+	} {
+		assert.Contains(t, out.String(), row)
+	}
+	assert.NotContains(t, out.String(), "missing")
+	assert.Contains(t, out.String(), "<= 1.25x", "the issue's budget is printed as set")
+	assert.Greater(t, res["stdio/procs/"+oursName].metrics["q/s"], 0.0)
+}
+
+func TestPeersFromEnvAndPath(t *testing.T) {
+	ts, notes := peers("node=npx -y some-server {db}; bad", nil)
+	require.Len(t, ts, 1)
+	assert.Equal(t, "peer node", ts[0].name)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "bad")
+	ts, notes = peers("", func(name string) (string, error) {
+		if name == knownPeers[0] {
+			return "/bin/" + name, nil
+		}
+		return "", exec.ErrNotFound
+	})
+	require.Len(t, ts, 1)
+	assert.Equal(t, "peer "+knownPeers[0], ts[0].name)
+	assert.Len(t, notes, len(knownPeers)-1)
+	assert.True(t, strings.Contains(notes[0], peersEnv))
+}

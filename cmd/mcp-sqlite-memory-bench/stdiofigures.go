@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Target names the figures compare.
+const (
+	oursName  = "mcp-sqlite-memory"
+	floorName = "do-nothing SDK server"
+	cliName   = "sqlite3 CLI"
+	// baselineName is another build of this server (see baselineEnv).
+	baselineName = "baseline build"
+)
+
+// stdioFigures are the side-by-side rows for the targets that ran: each
+// figure of ours against the floor, the sqlite3 CLI and every peer, with
+// the issue's budget where it sets one. For throughput (q/s, higher is
+// better) the ratio is the other's rate over ours, so "at least 2x the
+// best peer" is a ratio of at most 0.5x.
+func stdioFigures(live []target, c stdioConfig) []figure {
+	has := map[string]bool{}
+	var peerNames []string
+	for _, t := range live {
+		has[t.name] = true
+		if strings.HasPrefix(t.name, "peer ") {
+			peerNames = append(peerNames, t.name)
+		}
+	}
+	key := func(fig, target string) string { return "stdio/" + fig + "/" + target }
+	var out []figure
+	row := func(label, fig, suffix, vs string, metric string, maxRatio float64) {
+		if !has[vs] {
+			return
+		}
+		out = append(out, figure{name: label + " vs " + vs, bench: key(fig, oursName) + suffix,
+			baseline: key(fig, vs) + suffix, metric: metric, maxRatio: maxRatio})
+	}
+	others := func(label, fig, suffix, metric string, budget map[string]float64) {
+		for _, vs := range append([]string{floorName, cliName, baselineName}, peerNames...) {
+			if vs == floorName && (fig == "rows1000" || fig == "join") {
+				continue // the floor does no SQL work
+			}
+			b := budget[vs]
+			if strings.HasPrefix(vs, "peer ") {
+				b = budget["peer"]
+			}
+			row(label, fig, suffix, vs, metric, b)
+		}
+	}
+	others("stdio: small query p50", "small", "", "", map[string]float64{floorName: 1.25})
+	others("stdio: small query p90", "small", "/p90", "", map[string]float64{floorName: 1.25})
+	others(fmt.Sprintf("stdio: %d processes x %d small queries", c.procs, c.perProc), "procs", "", "q/s", map[string]float64{"peer": 0.5})
+	for _, vs := range append([]string{floorName, baselineName}, peerNames...) {
+		b := 0.0
+		if strings.HasPrefix(vs, "peer ") {
+			b = 0.5
+		}
+		row(fmt.Sprintf("stdio: %d calls at once, one process", c.conc), "conc", "", vs, "q/s", b)
+	}
+	others("stdio: 1000x6 rows to CSV", "rows1000", "", "", map[string]float64{cliName: 1.5})
+	others("stdio: 3-table join + GROUP BY", "join", "", "", map[string]float64{cliName: 1.15})
+	others("stdio: start to first tools/list", "start", "", "", map[string]float64{cliName: 3})
+	return out
+}
