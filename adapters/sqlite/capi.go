@@ -36,6 +36,13 @@ type prepared struct {
 // prepare compiles the first statement of sql and returns the text SQLite
 // did not consume. p is 0 when sql holds only whitespace and comments.
 func (h handle) prepare(sql string) (st prepared, tail string, err error) {
+	return h.prepareFlags(sql, 0)
+}
+
+// prepareFlags is prepare with sqlite3_prepare_v3's flags:
+// SQLITE_PREPARE_PERSISTENT for a statement that may be kept, so that it
+// does not hold the connection's small lookaside memory other compiles use.
+func (h handle) prepareFlags(sql string, flags uint32) (st prepared, tail string, err error) {
 	z, err := libc.CString(sql)
 	if err != nil {
 		return prepared{}, "", err
@@ -48,7 +55,7 @@ func (h handle) prepare(sql string) (st prepared, tail string, err error) {
 		return prepared{}, "", domain.SQLiteError("out of memory")
 	}
 	defer libc.Xfree(h.tls, out)
-	rc := lib.Xsqlite3_prepare_v3(h.tls, h.db, z, -1, 0, out, out+uintptr(ptrSize))
+	rc := lib.Xsqlite3_prepare_v3(h.tls, h.db, z, -1, flags, out, out+uintptr(ptrSize))
 	ptrs := libc.GoBytes(out, 2*ptrSize) // aliases C memory; read before the free
 	p, tailPtr := readPtr(ptrs[:ptrSize]), readPtr(ptrs[ptrSize:])
 	if rc != lib.SQLITE_OK {
