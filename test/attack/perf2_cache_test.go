@@ -1,0 +1,87 @@
+package attack_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// perf2Bumps names the tables the schema bumps create.
+var perf2Bumps atomic.Int64
+
+// perf2BumpSchema changes the schema of env's file from a connection of its
+// own, as another program would: every statement the server keeps compiled
+// (adapters/sqlite/stmtcache.go) is recompiled by SQLite on its next use.
+func perf2BumpSchema(t *testing.T, env *corpusEnv) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+env.DBPath+"?_pragma=busy_timeout(5000)")
+	require.NoError(t, err)
+	defer db.Close()
+	_, err = db.Exec(fmt.Sprintf("CREATE TABLE perf2_bump_%d (x)", perf2Bumps.Add(1)))
+	require.NoError(t, err)
+}
+
+// TestAttackCorpusTwiceAcrossSchemaChange runs every case twice in every
+// tier on the same server, with the schema changed in between, so the
+// second read-tier call meets the statement the first one left compiled
+// (when it was a plain read) and SQLite recompiles it. Both calls must
+// get the case's verdict. A statement that ran in a write tier gets a
+// fresh copy of the database before it runs again.
+func TestAttackCorpusTwiceAcrossSchemaChange(t *testing.T) {
+	seededTemplate(t)
+	for _, cat := range corpus() {
+		t.Run(cat.name, func(t *testing.T) {
+			for _, c := range cat.cases {
+				t.Run(caseName(c.sql), func(t *testing.T) {
+					t.Parallel()
+					env := fresh(t)
+					for i, tier := range allTiers {
+						for round := range 2 {
+							level := fmt.Sprintf("%s adapter, call %d", tier.Tool(), round+1)
+							if round == 1 {
+								perf2BumpSchema(t, env)
+							}
+							err := adapterCall(env, tier, env.expand(c.sql))
+							if checkKind(t, level, c.want[i], err) {
+								checkHint(t, level, c.want[i], err.Error(), env.Dir)
+							}
+							if err == nil && tier != domain.TierRead {
+								env = fresh(t)
+							}
+						}
+					}
+					assert.False(t, t.Failed())
+				})
+			}
+		})
+	}
+}
+
+// TestLegitimateReadsTwiceAcrossSchemaChange: every legitimate read, kept
+// compiled after its first call, is still allowed after the schema changed
+// under it and SQLite recompiled it, with the same columns.
+func TestLegitimateReadsTwiceAcrossSchemaChange(t *testing.T) {
+	env := fresh(t)
+	for _, q := range legitimateReads {
+		var cols [2][]string
+		for round := range 2 {
+			if round == 1 {
+				perf2BumpSchema(t, env)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), corpusLimits().QueryTimeout)
+			rows := 0
+			err := env.Store.Read(ctx, q, func(c []string) { cols[round] = c }, func([]any) bool { rows++; return rows < 1000 })
+			cancel()
+			assert.NoError(t, err, "call %d: %s", round+1, q)
+		}
+		assert.Equal(t, cols[0], cols[1], "the recompiled statement has the same columns: %s", q)
+	}
+	require.Equal(t, baselineConnState(t), connState(t, env.Store))
+}
