@@ -127,18 +127,25 @@ func (s prepared) step() (bool, error) {
 // row fills dst with the current row. TEXT is copied as stored (no time
 // parsing), only its head when it is longer than textCap; BLOBs are
 // represented by their length only, since no tool shows their bytes.
+//
+// Each cell is read through sqlite3_column_value, one call that takes the
+// connection's mutex, and then the sqlite3_value_* accessors, which take
+// none (the driver opens connections FULLMUTEX; column_type plus
+// column_text plus column_bytes took it three times). SQLite calls such a
+// value unprotected: it is read here, on the goroutine that holds the
+// connection exclusively, before the next step.
 func (s prepared) row(dst []any) {
 	tls, p := s.h.tls, s.p
 	for i := range dst {
-		c := int32(i)
-		switch lib.Xsqlite3_column_type(tls, p, c) {
+		v := lib.Xsqlite3_column_value(tls, p, int32(i))
+		switch lib.Xsqlite3_value_type(tls, v) {
 		case lib.SQLITE_INTEGER:
-			dst[i] = int64(lib.Xsqlite3_column_int64(tls, p, c))
+			dst[i] = int64(lib.Xsqlite3_value_int64(tls, v))
 		case lib.SQLITE_FLOAT:
-			dst[i] = lib.Xsqlite3_column_double(tls, p, c)
+			dst[i] = lib.Xsqlite3_value_double(tls, v)
 		case lib.SQLITE_TEXT:
-			t := lib.Xsqlite3_column_text(tls, p, c)
-			n := int(lib.Xsqlite3_column_bytes(tls, p, c))
+			t := lib.Xsqlite3_value_text(tls, v)
+			n := int(lib.Xsqlite3_value_bytes(tls, v))
 			switch text := libc.GoBytes(t, n); { // aliases C memory: copy what is kept
 			case t == 0 || n == 0:
 				dst[i] = ""
@@ -152,7 +159,7 @@ func (s prepared) row(dst []any) {
 				dst[i] = string(text)
 			}
 		case lib.SQLITE_BLOB:
-			dst[i] = domain.Blob(lib.Xsqlite3_column_bytes(tls, p, c))
+			dst[i] = domain.Blob(lib.Xsqlite3_value_bytes(tls, v))
 		default:
 			dst[i] = nil
 		}
