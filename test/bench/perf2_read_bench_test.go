@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -92,4 +93,17 @@ func BenchmarkStoreReadRows(b *testing.B) {
 		}
 		done()
 	})
+}
+
+// With MCP_SQLITE_BENCH_MEMSTATUS=1 the package's benchmarks run with
+// SQLite's memory accounting and heap limits on, as the server runs them
+// (cmd/mcp-sqlite-memory calls LimitHeap); without it they run with the
+// driver's default, accounting off. Running both prices the accounting.
+func init() {
+	if os.Getenv("MCP_SQLITE_BENCH_MEMSTATUS") == "1" {
+		hard := int64(domain.DefaultLimits().MaxSQLiteHeapBytes)
+		if err := sqlite.LimitHeap(hard, hard/2); err != nil {
+			panic(err)
+		}
+	}
 }
