@@ -25,16 +25,17 @@ func errParams(n int) error {
 // (the prepare tail), and after it only whitespace and comments may follow.
 // Nothing has run when it returns an error.
 func (c *call) compileOne(sql string) (prepared, error) {
+	return c.compileOneFlags(sql, 0)
+}
+
+// compileOneFlags is compileOne with sqlite3_prepare_v3's flags.
+func (c *call) compileOneFlags(sql string, flags uint32) (prepared, error) {
 	c.reset()
 	// The authorizer cannot tell PRAGMA x = '' from a value-less PRAGMA x
 	// (the driver passes NULL as ""), and VACUUM never reaches it inside a
 	// transaction; the policy reads those from the statement's head.
 	if reason := c.policy.CheckSQL(sql); reason != "" {
 		return prepared{}, domain.Errorf(domain.ErrPolicy, "%s", reason)
-	}
-	var flags uint32
-	if c.cache != nil && !c.cache.off {
-		flags = lib.SQLITE_PREPARE_PERSISTENT // it may be kept (stmtcache.go)
 	}
 	st, tail, err := c.h.prepareFlags(sql, flags)
 	if err != nil {
@@ -153,7 +154,15 @@ func (s *Store) readStatement(c *call, sql string) (prepared, *cachedStmt, error
 		st := prepared{h: c.h, p: e.p, ncol: int(lib.Xsqlite3_column_count(c.h.tls, e.p))}
 		return st, e, nil
 	}
-	st, err := c.compileOne(sql)
+	// Only SQL seen before on this connection is kept: a statement held
+	// for later takes memory every compile could use, so one-off SQL
+	// (most agent SQL: the tools bind no parameters) is not kept.
+	keep := c.cache.seenBefore(sql)
+	var flags uint32
+	if keep {
+		flags = lib.SQLITE_PREPARE_PERSISTENT
+	}
+	st, err := c.compileOneFlags(sql, flags)
 	if err != nil {
 		return prepared{}, nil, err
 	}
@@ -163,6 +172,9 @@ func (s *Store) readStatement(c *call, sql string) (prepared, *cachedStmt, error
 	if err := s.inspect(c, st); err != nil {
 		st.finalize()
 		return prepared{}, nil, err
+	}
+	if !keep {
+		return st, nil, nil
 	}
 	return st, c.cache.put(c.h, c, sql, st), nil
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"container/list"
+	"hash/maphash"
 	"sync"
 	"time"
 
@@ -40,6 +41,9 @@ const (
 	stmtCacheEntries  = 16
 	stmtCacheBytes    = 256 << 10
 	stmtCacheMaxEntry = 32 << 10
+	// stmtCacheSeen is how many hashes of recent SQL a connection
+	// remembers: SQL is kept from its second compile on.
+	stmtCacheSeen = 256
 	sweepEvery        = time.Second
 )
 
@@ -60,6 +64,10 @@ type connState struct {
 	authOn bool
 	off    bool    // Options.NoStatementCache
 	qoStmt uintptr // "PRAGMA query_only", compiled once
+
+	seen     map[uint64]bool
+	seenRing [stmtCacheSeen]uint64
+	seenNext int
 
 	byKey map[string]*cachedStmt
 	lru   list.List // front: most recently used
@@ -174,6 +182,30 @@ func (cs *connState) get(sql string) *cachedStmt {
 	}
 	return e
 }
+
+// seenBefore reports whether sql was compiled on this connection recently,
+// and remembers it.
+func (cs *connState) seenBefore(sql string) bool {
+	if cs.off {
+		return false
+	}
+	h := maphash.String(seenSeed, sql)
+	if cs.seen[h] {
+		return true
+	}
+	if cs.seen == nil {
+		cs.seen = make(map[uint64]bool, stmtCacheSeen)
+	}
+	if len(cs.seen) >= stmtCacheSeen {
+		delete(cs.seen, cs.seenRing[cs.seenNext])
+	}
+	cs.seen[h] = true
+	cs.seenRing[cs.seenNext] = h
+	cs.seenNext = (cs.seenNext + 1) % stmtCacheSeen
+	return false
+}
+
+var seenSeed = maphash.MakeSeed()
 
 // put keeps st under sql when it is a plain read and fits the bounds; it
 // reports whether the cache took the statement (the caller then must not

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -35,6 +36,19 @@ func BenchmarkStoreReadCache(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				require.NoError(b, st.Read(ctx, fmt.Sprintf("SELECT * FROM items WHERE id = %d", i%1000+1), func([]string) {}, func([]any) bool { return true }))
 			}
+		})
+		b.Run(fmt.Sprintf("parallel8_distinct_sql/cache=%v", cache), func(b *testing.B) {
+			defer perf2CPU(b)()
+			var n atomic.Int64
+			b.SetParallelism(4) // 8 callers on 2 cores: the server's default max-concurrent-calls
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := st.Read(ctx, fmt.Sprintf("SELECT * FROM items WHERE id = %d", n.Add(1)%1000+1), func([]string) {}, func([]any) bool { return true }); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
 		})
 		require.NoError(b, st.Close())
 	}
