@@ -44,7 +44,7 @@ const (
 	// stmtCacheSeen is how many hashes of recent SQL a connection
 	// remembers: SQL is kept from its second compile on.
 	stmtCacheSeen = 256
-	sweepEvery        = time.Second
+	sweepEvery    = time.Second
 )
 
 // cachedStmt is one compiled, inspected read statement.
