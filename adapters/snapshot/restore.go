@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,6 +106,13 @@ func (s *Snapshotter) RestoreOver(ctx context.Context, name string) (fresh strin
 		return "", domain.Errorf(domain.ErrSnapshot, "nothing was restored: snapshots are off (retention 0), so the database "+
 			"could not be saved first; raise --snapshots, or restore into a new file instead")
 	}
+	// The fresh snapshot may rotate the one to restore away: restore from a
+	// private copy (a hidden partial name, which rotation leaves alone).
+	src, err = s.privateCopy(src, name)
+	if err != nil {
+		return "", err
+	}
+	defer removePartial(src)
 	fresh, err = s.Snapshot(ctx, "before restoring "+name)
 	if err != nil {
 		return "", err
@@ -155,4 +163,28 @@ func restore(ctx context.Context, src, dst, params string) error {
 		}
 		return err
 	})
+}
+
+// privateCopy copies the snapshot file at src to a new hidden partial file
+// in the folder. A snapshot is a finished, self-contained file that nothing
+// writes to, so a byte copy is a consistent one.
+func (s *Snapshotter) privateCopy(src, name string) (string, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return "", domain.Errorf(domain.ErrNotFound, "cannot open snapshot %s: %s", domain.Quote(name), osReason(err))
+	}
+	defer in.Close()
+	out, err := os.CreateTemp(s.dir, "."+name+".*"+partialSuffix)
+	if err != nil {
+		return "", domain.Errorf(domain.ErrSnapshot, "nothing was restored: cannot create a file in the snapshot folder %s: %s", s.dir, osReason(err))
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		removePartial(out.Name())
+		return "", domain.Errorf(domain.ErrSnapshot, "nothing was restored: cannot copy snapshot %s: %s", domain.Quote(name), osReason(err))
+	}
+	return out.Name(), nil
 }
