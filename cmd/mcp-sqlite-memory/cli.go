@@ -85,13 +85,11 @@ func parseCommandLine(fs *flag.FlagSet, cmd *command, cfg *Config, args []string
 			// flag's own messages are one line and name the flag.
 			return nil, usagef("%v (%s)", err, see)
 		}
+		consumed := len(args) - len(fs.Args())
+		ended := consumed > 0 && args[consumed-1] == "--" // flag drops the "--" that ends the flags
 		args = fs.Args()
-		if len(args) == 0 || cmd == nil {
+		if len(args) == 0 || cmd == nil || ended {
 			rest = append(rest, args...)
-			break
-		}
-		if len(args) > 0 && args[0] == "--" {
-			rest = append(rest, args[1:]...)
 			break
 		}
 		rest = append(rest, args[0])
