@@ -7,8 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -318,32 +316,6 @@ func homeDir(getenv func(string) string) string {
 		return h
 	}
 	return ""
-}
-
-// expandHome expands a leading ~ or ~user the way Python's
-// os.path.expanduser does; a path it cannot expand is returned unchanged.
-func expandHome(p, home string) string {
-	if !strings.HasPrefix(p, "~") {
-		return p
-	}
-	name, tail := p[1:], ""
-	if i := strings.IndexAny(name, "/"+string(filepath.Separator)); i >= 0 {
-		name, tail = name[:i], name[i:]
-	}
-	if name != "" {
-		u, err := user.Lookup(name)
-		if err != nil {
-			return p
-		}
-		home = u.HomeDir
-	}
-	if home == "" {
-		return p
-	}
-	if out := strings.TrimRight(home, "/"+string(filepath.Separator)) + tail; out != "" {
-		return out
-	}
-	return string(filepath.Separator)
 }
 
 // usageText is the --help text. It goes to stderr like everything else the
