@@ -20,6 +20,6 @@ func isTerminal(stdin io.Reader) bool {
 // started by hand at a terminal: it waits for an MCP client on stdin.
 func terminalHint(db string) string {
 	return progName + ": serving MCP on stdin/stdout for " + db + ": this waits for an MCP client (a coding agent)\n" +
-		"  to start it. Press Ctrl+C (or Ctrl+D) to quit. To look at the database yourself, run\n" +
+		"  to start it; press Ctrl+C to quit. To look at the database yourself, run\n" +
 		"  " + progName + " verify|resume|log|snapshots|call --db PATH (each with --help).\n"
 }
