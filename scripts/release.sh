@@ -8,7 +8,9 @@
 # VERSION defaults to `git describe --tags --always --dirty`; OUTDIR to
 # dist/. Set TARGETS="linux/amd64 ..." to build a subset (CI compiles all).
 # Each archive-free binary is named mcp-sqlite-memory_<version>_<os>_<arch>
-# (.exe on Windows); SHA256SUMS lists them in `sha256sum -c` format.
+# (.exe on Windows); SHA256SUMS lists them in `sha256sum -c` format. The
+# build is reproducible: no VCS stamp or local path, so the same source and
+# VERSION give the same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +29,7 @@ for target in $targets; do
   goos="${target%/*}" goarch="${target#*/}"
   name="mcp-sqlite-memory_${version}_${goos}_${goarch}"
   [ "$goos" = windows ] && name="$name.exe"
-  GOOS="$goos" GOARCH="$goarch" go build -trimpath -ldflags "-s -w -X main.version=$version" \
+  GOOS="$goos" GOARCH="$goarch" go build -trimpath -buildvcs=false -ldflags "-s -w -X main.version=$version" \
     -o "$out/$name" ./cmd/mcp-sqlite-memory
   echo "built $out/$name"
 done
