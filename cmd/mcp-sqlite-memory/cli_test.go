@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -85,12 +86,21 @@ func TestLogSQLQuotesEveryValue(t *testing.T) {
 
 func TestTerminalHint(t *testing.T) {
 	t.Parallel()
-	h := terminalHint("/data/memory.db")
+	h := terminalHint()
 	assert.Contains(t, h, "waits for an MCP client")
 	assert.Contains(t, h, "Ctrl+C")
 	assert.Contains(t, h, "verify|resume|log|snapshots|call")
 	assert.True(t, strings.HasSuffix(h, "\n"))
 	assert.False(t, isTerminal(strings.NewReader("")), "a reader that is no file is no terminal")
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
+	assert.False(t, isTerminal(null), "the null device is a character device but no terminal")
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+	assert.False(t, isTerminal(r), "a client's pipe is no terminal")
 }
 
 func TestCommandUsageNamesEveryFlag(t *testing.T) {

@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	log := newLogger(cfg, stderr)
 	session := newSession(systemClock{}.Now())
 	if isTerminal(stdin) {
-		_, _ = io.WriteString(stderr, terminalHint(cfg.DBPath))
+		_, _ = io.WriteString(stderr, terminalHint())
 	}
 	w, err := wire(ctx, cfg, log, stderr, session)
 	if err != nil {

@@ -56,11 +56,11 @@ func newLogger(cfg Config, stderr io.Writer) *slog.Logger {
 // the server runs it; session names this process in events and audit rows.
 // In read-only mode the audit log goes to --audit-db, or as JSON lines to
 // stderr.
-func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, session string) (w *wiring, err error) {
-	w = &wiring{cfg: cfg, log: log, session: session}
+func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, session string) (_ *wiring, err error) {
+	w := &wiring{cfg: cfg, log: log, session: session}
 	defer func() {
 		if err != nil {
-			w.Close()
+			w.Close() // what was opened before the failure
 		}
 	}()
 	clock := systemClock{}
