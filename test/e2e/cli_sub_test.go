@@ -131,6 +131,22 @@ func TestCLISubWhileServing(t *testing.T) {
 	out = runBinary(t, nil, "call", "--db", db, "no_such_tool")
 	assert.Equal(t, 2, out.code)
 	assertOneLine(t, out.stderr, "no_such_tool")
+	stdinCall := exec.Command(bin, "call", "--db", db, "read_query", "-")
+	stdinCall.Env = e2e.Env()
+	stdinCall.Stdin = strings.NewReader(`{"query": "SELECT body FROM notes"}`)
+	piped, err := stdinCall.Output()
+	require.NoError(t, err, "arguments from stdin")
+	assert.Contains(t, string(piped), "from the cli")
+	var resumed struct {
+		Tool string `json:"tool"`
+		OK   bool   `json:"ok"`
+		Text string `json:"text"`
+	}
+	cliSubJSON(t, 0, &resumed, "resume", "--db", db, "--max-events", "1", "--exclude-kinds", "decision")
+	assert.Equal(t, "get_resume_context", resumed.Tool)
+	assert.True(t, resumed.OK)
+	assert.Contains(t, resumed.Text, "cli event")
+	assert.NotContains(t, resumed.Text, "after the checkpoint", "--max-events 1 keeps the latest event only")
 	out = runBinary(t, nil, "call", "--db", db)
 	assert.Equal(t, 0, out.code)
 	assert.Contains(t, out.stdout, "read_query")
