@@ -32,7 +32,7 @@ type command struct {
 	// flags registers the subcommand's own flags.
 	flags func(fs *flag.FlagSet, o *cliOptions)
 	// run does the work; cfg is complete and validated.
-	run func(ctx context.Context, cfg Config, stdout, stderr io.Writer) error
+	run func(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error
 	// help is the text after the usage line.
 	help string
 }
@@ -100,12 +100,12 @@ func parseCommandLine(fs *flag.FlagSet, cmd *command, cfg *Config, args []string
 }
 
 // runCommand runs the subcommand cfg names.
-func runCommand(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+func runCommand(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, _ := commandOf([]string{cfg.Command})
 	if cmd == nil {
 		return usagef("unknown subcommand %q: the subcommands are %s", cfg.Command, commandNames())
 	}
-	return cmd.run(ctx, cfg, stdout, stderr)
+	return cmd.run(ctx, cfg, stdin, stdout, stderr)
 }
 
 // commandUsage is a subcommand's --help text.

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -142,7 +141,7 @@ Example: ` + progName + ` call --db memory.db read_query '{"query": "SELECT 1"}'
 	run:   runCall,
 }
 
-func runCall(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+func runCall(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 2); err != nil {
 		return err
 	}
@@ -157,7 +156,7 @@ func runCall(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		raw = cfg.Args[1]
 	}
 	if raw == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, int64(cfg.Limits.MaxRequestBytes)+1))
+		b, err := io.ReadAll(io.LimitReader(stdin, int64(cfg.Limits.MaxRequestBytes)+1))
 		if err != nil {
 			return fmt.Errorf("read the arguments from stdin: %w", err)
 		}

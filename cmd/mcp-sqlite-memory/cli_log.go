@@ -94,7 +94,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, usagef("invalid value %q for --since: want a duration such as 90m or 24h, or a UTC time such as 2026-01-31 or 2026-01-31T12:00:00Z", s)
 }
 
-func runLog(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+func runLog(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}

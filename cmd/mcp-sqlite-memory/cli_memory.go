@@ -31,7 +31,7 @@ type verifyJSON struct {
 	Reason   string `json:"reason"`
 }
 
-func runVerify(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ var resumeCommand = &command{
 	run: runResume,
 }
 
-func runResume(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+func runResume(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}

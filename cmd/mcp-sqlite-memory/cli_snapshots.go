@@ -37,7 +37,7 @@ var snapshotsCommand = &command{
 	run: runSnapshots,
 }
 
-func runSnapshots(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+func runSnapshots(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 2); err != nil {
 		return err
 	}

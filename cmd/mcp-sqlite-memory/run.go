@@ -42,7 +42,9 @@ func (systemClock) Now() time.Time { return time.Now() }
 
 // run is the whole program: parse settings, wire the adapters to the core
 // and serve MCP on stdin/stdout until the client goes away or ctx ends.
-// Nothing but JSON-RPC is ever written to stdout; logs go to stderr.
+// Nothing but JSON-RPC is ever written to stdout; logs go to stderr. A
+// leading subcommand (verify, resume, log, snapshots, call) runs that
+// instead, printing for a person or a script on stdout.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
 	cfg, err := parseConfig(args, os.Getenv)
 	if err != nil {
@@ -61,18 +63,18 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		return err
 	}
 	if cfg.Command != "" {
-		return runCommand(ctx, cfg, stdout, stderr)
+		return runCommand(ctx, cfg, stdin, stdout, stderr)
 	}
 	log := newLogger(cfg, stderr)
 	session := newSession(systemClock{}.Now())
-	if isTerminal(stdin) {
-		_, _ = io.WriteString(stderr, terminalHint())
-	}
 	w, err := wire(ctx, cfg, log, stderr, session)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
+	if isTerminal(stdin) {
+		_, _ = io.WriteString(stderr, terminalHint())
+	}
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	return w.server.Serve(ctx, stdin, stdout)
