@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -353,4 +354,70 @@ func TestCLISubTerminalHint(t *testing.T) {
 	p := start(t, filepath.Join(t.TempDir(), "other.db"))
 	mustCall(t, p.Session, "list_tables", nil)
 	assert.NotContains(t, p.Stderr.String(), "waits for an MCP client")
+}
+
+// TestCLISubRestoreOverUnderLoad restores over a database while one server
+// process keeps writing and another keeps reading: every read sees one
+// consistent state (rows 1..n, so the sum is n(n+1)/2), no call fails for
+// anything but waiting, and the file ends intact.
+func TestCLISubRestoreOverUnderLoad(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "memory.db")
+	writer, reader := start(t, db), start(t, db)
+	mustCall(t, writer.Session, "write_query", map[string]any{"query": "CREATE TABLE t(x INTEGER PRIMARY KEY)"})
+	mustCall(t, writer.Session, "write_query", map[string]any{"query": "INSERT INTO t VALUES (1), (2), (3)"})
+	var snap struct {
+		Snapshots []struct{ Name string } `json:"snapshots"`
+	}
+	mustCall(t, writer.Session, "snapshot", map[string]any{"reason": "three rows"})
+	cliSubJSON(t, 0, &snap, "snapshots", "--db", db)
+	require.Len(t, snap.Snapshots, 1)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errs := make(chan string, 2)
+	next := "INSERT INTO t SELECT max(x) + 1 FROM t"
+	go func() {
+		for ctx.Err() == nil {
+			if out, isErr, err := call(writer.Session, "write_query", map[string]any{"query": next}); err != nil || (isErr && !strings.Contains(out, "locked")) {
+				errs <- "write: " + out + fmt.Sprint(err)
+				return
+			}
+		}
+		errs <- ""
+	}()
+	rewound := make(chan bool, 1)
+	go func() {
+		last, back := 0, false
+		for ctx.Err() == nil {
+			out, isErr, err := call(reader.Session, "read_query", map[string]any{"query": "SELECT count(*) = coalesce(max(x), 0) AND coalesce(sum(x), 0) = count(*) * (count(*) + 1) / 2 AS ok, count(*) AS n FROM t"})
+			var n int
+			if _, serr := fmt.Sscanf(out, "ok,n\n1,%d\n", &n); err != nil || isErr || serr != nil {
+				errs <- "read: " + out + fmt.Sprint(err)
+				rewound <- back
+				return
+			}
+			back = back || n < last
+			last = n
+		}
+		errs <- ""
+		rewound <- back
+	}()
+	time.Sleep(300 * time.Millisecond) // let both get going
+	out := runBinary(t, nil, "snapshots", "restore", snap.Snapshots[0].Name, "--db", db, "--over")
+	require.Equal(t, 0, out.code, out.stderr)
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	for range 2 {
+		assert.Empty(t, <-errs)
+	}
+	assert.True(t, <-rewound, "the reader saw the table go back to the snapshot's rows")
+	check := mustCall(t, reader.Session, "read_query", map[string]any{"query": "SELECT count(*) AS n FROM t"})
+	h, err := sql.Open("sqlite", db)
+	require.NoError(t, err)
+	defer h.Close()
+	var integrity string
+	require.NoError(t, h.QueryRow("PRAGMA integrity_check").Scan(&integrity))
+	assert.Equal(t, "ok", integrity)
+	t.Logf("rows after the restore and the writes that followed it: %s", check)
 }
