@@ -13,22 +13,30 @@ import (
 // hash; the agent only supplies content and kind.
 func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
 	return s.run(ctx, "append_event", func(ctx context.Context, sp *span) (string, error) {
+		if domain.LooksLikeSeal(kind, content) {
+			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the checkpoint tool; use the checkpoint tool, or another kind or wording")
+		}
 		ts := domain.FormatTS(s.d.Clock.Now())
+		describe := func(e domain.Event) {
+			sp.setRows(1)
+			sp.detail = domain.Detail{{Key: "event_id", Value: e.ID}, {Key: "kind", Value: e.Kind}}
+		}
 		e, err := s.d.Memory.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 			return domain.NewEvent(id, hash, ts, s.sess, kind, content)
-		})
+		}, sealWith(s.auditMemory, sp, describe))
 		if err != nil {
 			return "", err
 		}
-		sp.setRows(1)
-		sp.detail = domain.Detail{{Key: "event_id", Value: e.ID}, {Key: "kind", Value: e.Kind}}
+		describe(e)
 		return "ok: event " + itoa64(e.ID) + " appended (hash " + e.Hash[:12] + "...)", nil
 	})
 }
 
-// verify walks the whole chain.
-func (s *Service) verify(ctx context.Context) (domain.VerifyResult, error) {
+// verify walks the whole chain, looking for expected (a head hash the user
+// kept) when it is not "".
+func (s *Service) verify(ctx context.Context, expected string) (domain.VerifyResult, error) {
 	v := domain.NewChainVerifier()
+	v.ExpectHead(expected)
 	total, err := s.d.Memory.Events(ctx, v.Add)
 	if errors.Is(err, domain.ErrTimeout) && ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// "Add a LIMIT" cannot help here: the whole chain must be read.
@@ -42,15 +50,29 @@ func (s *Service) verify(ctx context.Context) (domain.VerifyResult, error) {
 	return v.Result(total), nil
 }
 
-// VerifyChain recomputes every hash and reports the first break.
-func (s *Service) VerifyChain(ctx context.Context) (string, error) {
+// VerifyChain recomputes every hash and reports the first break. With
+// expectedHead, a head hash the user kept elsewhere, it also checks that
+// the chain still holds it, which catches a rewrite that recomputed every
+// hash.
+func (s *Service) VerifyChain(ctx context.Context, expectedHead string) (string, error) {
 	return s.run(ctx, "verify_chain", func(ctx context.Context, sp *span) (string, error) {
-		r, err := s.verify(ctx)
+		var expected string
+		if expectedHead != "" {
+			sp.setQuery("expected_head=" + expectedHead)
+			var err error
+			if expected, err = domain.ParseHeadHash(expectedHead); err != nil {
+				return "", err
+			}
+		}
+		r, err := s.verify(ctx, expected)
 		if err != nil {
 			return "", err
 		}
 		sp.setRows(r.Events)
 		sp.detail = domain.Detail{{Key: "ok", Value: r.OK}}
+		if expected != "" {
+			sp.detail = append(sp.detail, domain.Detail{{Key: "expected_head_id", Value: r.ExpectedID}}...)
+		}
 		return r.JSON(), nil
 	})
 }
@@ -59,14 +81,17 @@ func (s *Service) VerifyChain(ctx context.Context) (string, error) {
 func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error) {
 	return s.run(ctx, "checkpoint", func(ctx context.Context, sp *span) (string, error) {
 		ts := domain.FormatTS(s.d.Clock.Now())
+		describe := func(c domain.Checkpoint) {
+			sp.setRows(1)
+			sp.detail = domain.Detail{{Key: "checkpoint_id", Value: c.ID}, {Key: "last_event_id", Value: c.LastEventID}}
+		}
 		c, err := s.d.Memory.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 			return domain.NewCheckpoint(id, hash, ts, s.sess, summary)
-		})
+		}, sealWith(s.auditMemory, sp, describe))
 		if err != nil {
 			return "", err
 		}
-		sp.setRows(1)
-		sp.detail = domain.Detail{{Key: "checkpoint_id", Value: c.ID}, {Key: "last_event_id", Value: c.LastEventID}}
+		describe(c)
 		return "ok: checkpoint " + itoa64(c.ID) + " written at event " + itoa64(c.LastEventID), nil
 	})
 }
@@ -84,7 +109,7 @@ func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKi
 				exclude = append(exclude, k)
 			}
 		}
-		chain, err := s.verify(ctx)
+		chain, err := s.verify(ctx, "")
 		if err != nil {
 			return "", err
 		}
@@ -93,7 +118,7 @@ func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKi
 			return "", err
 		}
 		out := domain.RenderResume(domain.ResumeInput{
-			Checkpoint: st.Checkpoint, Anchored: st.Anchored, Chain: chain,
+			Checkpoint: st.Checkpoint, Anchored: st.Anchored, Coverage: st.Coverage, Chain: chain,
 			Total: st.Total, Events: st.Events,
 			MaxBytes: 2 * s.limits.MaxResultBytes, MaxCellChars: s.limits.MaxCellChars,
 		})

@@ -50,7 +50,8 @@ func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (stri
 			t.TruncatedAtBytes = s.limits.MaxResultBytes
 		}
 		sp.setRows(int64(w.Rows()))
-		sp.detail = domain.Detail{{Key: "limit", Value: r.Limit}, {Key: "more_rows", Value: more}}
+		// A row the byte cap refused exists too: the page was cut either way.
+		sp.detail = domain.Detail{{Key: "limit", Value: r.Limit}, {Key: "more_rows", Value: more || w.TruncatedByBytes()}}
 		if r.Offset > 0 {
 			sp.detail = append(sp.detail, domain.Field{Key: "offset", Value: r.Offset})
 		}

@@ -53,6 +53,12 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		if w := strings.TrimSpace(r.Where); w != "" {
 			sp.setQuery(*sp.query + " WHERE " + w)
 		}
+		// A search holds whole values in Go (the regexp2 engine 5 times
+		// their size): searches run a few at a time (slots.go).
+		if err := s.searches.acquire(ctx, domain.FormatSeconds(s.limits.QueryTimeout)); err != nil {
+			return "", err
+		}
+		defer s.searches.release()
 
 		// lines may run on another goroutine than found (ripgrep's stdin
 		// writer), so the row bookkeeping is shared under a lock.
@@ -61,12 +67,13 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		var refs []lineRef
 		var candidates int
 		var capped bool
+		var cutValues int // values searched in their head only
 		var srcErr error
 		lines := func(yield func(string) bool) {
 			// The lines may be read twice (an engine that could not start
 			// hands over to another), so each pass starts afresh.
 			mu.Lock()
-			keys, refs = keys[:0], refs[:0]
+			keys, refs, cutValues = keys[:0], refs[:0], 0
 			mu.Unlock()
 			candidates, capped, srcErr = s.d.Catalog.Candidates(ctx, q, func(row []any) bool {
 				mu.Lock()
@@ -78,10 +85,14 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 					if !ok {
 						continue
 					}
+					line, cut := domain.CutSearchLine(domain.SearchLine(text), s.limits.MaxSearchValueBytes)
 					mu.Lock()
 					refs = append(refs, lineRef{row: rowIndex, col: uint16(i)})
+					if cut {
+						cutValues++
+					}
 					mu.Unlock()
-					if !yield(domain.SearchLine(text)) {
+					if !yield(line) {
 						return false
 					}
 				}
@@ -116,6 +127,10 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		if capped {
 			trailer += fmt.Sprintf("; candidate cap of %d rows hit, tighten the WHERE filter", s.limits.SearchCandidates)
 		}
+		if cutValues > 0 {
+			trailer += fmt.Sprintf("; %d values longer than %d bytes were searched in their first %d bytes only (--max-search-value-bytes)",
+				cutValues, s.limits.MaxSearchValueBytes, s.limits.MaxSearchValueBytes)
+		}
 		if w.TruncatedByBytes() {
 			trailer += fmt.Sprintf("; output truncated at %d bytes", s.limits.MaxResultBytes)
 		}
@@ -124,6 +139,9 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 			{Key: "pattern", Value: r.Pattern}, {Key: "table", Value: d.Name}, {Key: "columns", Value: cols},
 			{Key: "candidates", Value: candidates}, {Key: "capped", Value: capped}, {Key: "matches", Value: total},
 			{Key: "ignore_case", Value: r.IgnoreCase}, {Key: "fixed_strings", Value: r.FixedStrings},
+		}
+		if cutValues > 0 {
+			sp.detail = append(sp.detail, domain.Field{Key: "values_cut", Value: cutValues})
 		}
 		return w.Body() + trailer, nil
 	})

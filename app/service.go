@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -40,13 +39,13 @@ type Service struct {
 	sess   string
 	log    *slog.Logger
 
-	// Audit rows are written in the background, one after another, while
-	// the response travels to the client; a new call first waits for the
-	// rows already queued, so a client always sees the rows of its earlier
-	// calls (in query_errors, say). last is closed when the most recently
-	// queued row is written.
-	auditMu sync.Mutex
-	last    chan struct{}
+	// The write ports that are the audit sink's own database store a
+	// write's audit row in the write's transaction; with another sink the
+	// row is recorded right after the write commits.
+	auditStatements, auditCatalog, auditMemory bool
+
+	calls    slots // tool calls in flight (slots.go)
+	searches slots // search_text calls in flight
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -60,9 +59,12 @@ func New(d Deps, o Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	done := make(chan struct{})
-	close(done)
-	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger, last: done}
+	same := func(port any) bool { return port == any(d.Audit) }
+	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
+		auditStatements: same(d.Statements), auditCatalog: same(d.Catalog), auditMemory: same(d.Memory),
+		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
+		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", "search_text calls"),
+	}
 }
 
 // span is what a tool call reports to the audit log.
@@ -70,23 +72,112 @@ type span struct {
 	query  *string
 	rows   *int64
 	detail domain.Detail
+
+	// entry builds the call's successful audit entry; a write's
+	// transaction calls it (through seal) just before COMMIT. sealed
+	// records that it did.
+	entry  func() domain.AuditEntry
+	sealed bool
 }
 
 func (sp *span) setQuery(q string) { sp.query = &q }
 func (sp *span) setRows(n int64)   { sp.rows = &n }
 
-// run wraps one tool call: it arms the call's deadline, runs fn and writes
-// the audit row afterwards on its own connection, failures included.
+// seal returns the call's audit entry for the write transaction that
+// stores it; the call then needs no row of its own unless it fails.
+func (sp *span) seal() domain.AuditEntry {
+	sp.sealed = true
+	return sp.entry()
+}
+
+// sealWith is the audit function a write port calls just before COMMIT:
+// describe fills the span from what was stored, and the entry is sealed
+// into the write's transaction. It is nil when the port is not the audit
+// sink's database (run then records the row after the write). Callers
+// also call describe after the port returns, for that case.
+func sealWith[T any](inTx bool, sp *span, describe func(T)) ports.AuditFunc[T] {
+	if !inTx {
+		return nil
+	}
+	return func(v T) domain.AuditEntry {
+		describe(v)
+		return sp.seal()
+	}
+}
+
+// auditGrace is the least time a call's audit row gets to be committed,
+// even when the call itself used up its deadline: a call that timed out
+// still leaves its failure row.
+const auditGrace = 500 * time.Millisecond
+
+// run wraps one tool call: it arms the call's deadline, runs fn and
+// commits the call's audit row before it returns, failures included. A
+// write's row commits in the write's own transaction (span.seal); every
+// other row goes to the audit sink, which groups the rows of overlapping
+// calls into one commit. When the row cannot be committed by the deadline,
+// the call fails and its result is withheld: no answer leaves unaudited.
 func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
-	s.awaitAudit(auditWait)
 	start := s.d.Clock.Now()
 	sp := &span{}
-	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout)
-	out, err := fn(cctx, sp)
-	cancel()
+	sp.entry = func() domain.AuditEntry { return s.entry(tool, start, sp, nil) }
+	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout) // counts from arrival
+	defer cancel()
+	out, err := "", s.calls.acquire(cctx, domain.FormatSeconds(s.limits.QueryTimeout))
+	if err == nil {
+		func() { defer s.calls.release(); out, err = fn(cctx, sp) }()
+	}
 	err = s.public(err)
-	s.record(ctx, tool, start, sp, err)
+	if err == nil && sp.sealed {
+		return out, nil // the row committed with the write
+	}
+	// The row is written even when the client cancelled the call, within
+	// the call's deadline or a short grace after it. A call that failed
+	// because another program holds the write lock gets the grace only:
+	// its row waits for that same lock.
+	dl, _ := cctx.Deadline()
+	if errors.Is(err, domain.ErrBusy) {
+		dl = time.Time{}
+	}
+	actx, acancel := context.WithDeadline(context.WithoutCancel(ctx), later(dl, time.Now().Add(auditGrace)))
+	defer acancel()
+	if aerr := s.d.Audit.Record(actx, s.entry(tool, start, sp, err)); aerr != nil {
+		s.log.Warn("could not write the query_log entry", "tool", tool, "err", aerr)
+		return "", s.unaudited(err, aerr)
+	}
 	return out, err
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// unaudited is the error of a call whose audit row could not be committed:
+// its result, if it had one, is withheld.
+func (s *Service) unaudited(callErr, auditErr error) error {
+	kind, why := domain.ErrUnavailable, auditErr.Error()
+	var de *domain.Error
+	if errors.As(auditErr, &de) {
+		kind = de.Kind
+	}
+	switch {
+	case callErr != nil && errors.Is(callErr, domain.ErrBusy) && errors.Is(auditErr, domain.ErrBusy):
+		return domain.Errorf(domain.ErrBusy, "%s (its audit row could not be written either, for the same reason)", callErr.Error())
+	case callErr != nil:
+		return domain.Errorf(kindOf(callErr), "%s (and its audit row could not be written: %s)", callErr.Error(), why)
+	}
+	return domain.Errorf(kind, "the call's audit row could not be written, so its result is withheld "+
+		"(every call is recorded in query_log before it answers): %s", why)
+}
+
+func kindOf(err error) error {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return de.Kind
+	}
+	return domain.ErrSQLite
 }
 
 // public makes sure only messages meant for the agent leave the core.
@@ -102,7 +193,8 @@ func (s *Service) public(err error) error {
 	return domain.Errorf(domain.ErrSQLite, "internal error: %v", err)
 }
 
-func (s *Service) record(ctx context.Context, tool string, start time.Time, sp *span, err error) {
+// entry is the call's audit entry, as the agent saw the call.
+func (s *Service) entry(tool string, start time.Time, sp *span, err error) domain.AuditEntry {
 	e := domain.AuditEntry{
 		TS:         domain.FormatTS(start),
 		Session:    s.sess,
@@ -117,46 +209,7 @@ func (s *Service) record(ctx context.Context, tool string, start time.Time, sp *
 	} else {
 		e.Detail = sp.detail.String()
 	}
-	s.auditMu.Lock()
-	prev, mine := s.last, make(chan struct{})
-	s.last = mine
-	s.auditMu.Unlock()
-	go func() {
-		defer close(mine)
-		<-prev // keep the rows in call order
-		if werr := s.d.Audit.Record(context.WithoutCancel(ctx), e); werr != nil {
-			s.log.Warn("could not write the query_log entry", "tool", tool, "err", werr)
-		}
-	}()
-}
-
-// auditWait bounds how long a call waits for the audit rows of earlier
-// calls. Normally they take milliseconds; when another program holds the
-// write lock, a row waits out the busy timeout, and without a bound every
-// later call, reads included, would wait that long too. Rows still reach
-// query_log in call order.
-const auditWait = time.Second
-
-// awaitAudit waits until every audit row queued so far is written, or d.
-func (s *Service) awaitAudit(d time.Duration) {
-	s.auditMu.Lock()
-	last := s.last
-	s.auditMu.Unlock()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-last:
-	case <-t.C:
-	}
-}
-
-// Flush waits until every audit row queued so far is written. Call it
-// before closing the audit sink.
-func (s *Service) Flush() {
-	s.auditMu.Lock()
-	last := s.last
-	s.auditMu.Unlock()
-	<-last
+	return e
 }
 
 // Reject audits a call refused before it reached its tool.

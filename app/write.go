@@ -17,9 +17,15 @@ func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) 
 		if strings.TrimSpace(query) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "query must not be empty: pass one INSERT, UPDATE or CREATE statement")
 		}
-		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: query, MaxUpdateRows: s.limits.MaxUpdateRows}, "")
-		if err == nil && res.RowsAffected >= 0 {
-			sp.setRows(res.RowsAffected)
+		describe := func(res domain.WriteResult) {
+			if res.RowsAffected >= 0 {
+				sp.setRows(res.RowsAffected)
+			}
+		}
+		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: query, MaxUpdateRows: s.limits.MaxUpdateRows,
+			Audit: sealWith(s.auditStatements, sp, describe)}, "")
+		if err == nil {
+			describe(res)
 		}
 		return out, err
 	})
@@ -76,14 +82,18 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		if path != "" {
 			suffix, snap = "; snapshot: "+path, path
 		}
-		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query}, suffix)
+		describe := func(res domain.WriteResult) {
+			if res.RowsAffected >= 0 {
+				sp.setRows(res.RowsAffected)
+			}
+			sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "snapshot", Value: snap}}
+		}
+		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query,
+			Audit: sealWith(s.auditStatements, sp, describe)}, suffix)
 		if err != nil {
 			return "", err
 		}
-		if res.RowsAffected >= 0 {
-			sp.setRows(res.RowsAffected)
-		}
-		sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "snapshot", Value: snap}}
+		describe(res)
 		return out, nil
 	})
 }
@@ -148,10 +158,14 @@ func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (st
 		default:
 			previous = existing.SQL
 		}
-		if err := s.d.Catalog.ReplaceView(ctx, name, domain.ViewDDL(name, r.Description, body), previous != nil); err != nil {
+		describe := func(name string) {
+			sp.detail = domain.Detail{{Key: "view", Value: name}, {Key: "replaced", Value: previous != nil}, {Key: "previous_sql", Value: previous}}
+		}
+		if err := s.d.Catalog.ReplaceView(ctx, name, domain.ViewDDL(name, r.Description, body), previous != nil,
+			sealWith(s.auditCatalog, sp, describe)); err != nil {
 			return "", err
 		}
-		sp.detail = domain.Detail{{Key: "view", Value: name}, {Key: "replaced", Value: previous != nil}, {Key: "previous_sql", Value: previous}}
+		describe(name)
 		if previous != nil {
 			return "ok: view " + name + " replaced; the previous definition is kept in query_log", nil
 		}

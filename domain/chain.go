@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Genesis is the prev_hash of the first event and the head hash of an empty
@@ -101,7 +102,17 @@ type ChainVerifier struct {
 	reason   string
 	broken   bool
 	buf      []byte // payload scratch space, reused between events
+	// expected is a head hash the caller kept elsewhere, expectedID the
+	// good event that has it (see [ChainVerifier.ExpectHead]).
+	expected   string
+	expectedID int64
 }
+
+// ExpectHead makes the walk look for hash, a head hash the user kept
+// outside the database (from an earlier verify_chain): a chain rewritten
+// with every hash recomputed is internally consistent, but no longer holds
+// that hash. Pass it through [ParseHeadHash] first.
+func (v *ChainVerifier) ExpectHead(hash string) { v.expected = hash }
 
 // NewChainVerifier returns a verifier that expects event 1 linked to [Genesis].
 func NewChainVerifier() *ChainVerifier {
@@ -128,6 +139,9 @@ func (v *ChainVerifier) Add(e Event) bool {
 		return false
 	}
 	v.headID, v.headHash = e.ID, e.Hash
+	if v.expected != "" && v.expectedID == 0 && e.Hash == v.expected {
+		v.expectedID = e.ID
+	}
 	v.nextID++
 	return true
 }
@@ -156,14 +170,40 @@ func (v *ChainVerifier) fail(id int64, reason string) {
 // the walk stopped early. HeadID and HeadHash are the last good event, or
 // 0 and [Genesis] when none was good.
 func (v *ChainVerifier) Result(total int64) VerifyResult {
-	return VerifyResult{
-		OK:       !v.broken,
-		Events:   total,
-		HeadID:   v.headID,
-		HeadHash: v.headHash,
-		BreakAt:  v.breakAt,
-		Reason:   v.reason,
+	r := VerifyResult{
+		OK:         !v.broken,
+		Events:     total,
+		HeadID:     v.headID,
+		HeadHash:   v.headHash,
+		BreakAt:    v.breakAt,
+		Reason:     v.reason,
+		Expected:   v.expected,
+		ExpectedID: v.expectedID,
 	}
+	if r.OK && r.Expected != "" && r.ExpectedID == 0 {
+		r.OK = false
+		r.Reason = fmt.Sprintf(reasonNotExpected, r.Expected)
+	}
+	return r
+}
+
+// reasonNotExpected is the break of a chain that is consistent but lacks
+// the head hash the user kept.
+const reasonNotExpected = "the chain does not contain the head hash you kept (%s): events were rewritten and their hashes recomputed, " +
+	"or the hash belongs to another database"
+
+// ParseHeadHash checks a head hash the user kept: 64 hex digits, any case.
+//
+// Errors: [ErrInvalidArgument] for anything else.
+func ParseHeadHash(s string) (string, error) {
+	h := StripSpace(s)
+	if len(h) != 2*sha256.Size {
+		return "", Errorf(ErrInvalidArgument, "expected_head must be a full head_hash (64 hex digits) from an earlier verify_chain; got %d characters", len(h))
+	}
+	if _, err := hex.DecodeString(h); err != nil {
+		return "", Errorf(ErrInvalidArgument, "expected_head must be a full head_hash (64 hex digits) from an earlier verify_chain")
+	}
+	return strings.ToLower(h), nil
 }
 
 // VerifyResult is the outcome of a chain verification.
@@ -180,6 +220,11 @@ type VerifyResult struct {
 	BreakAt int64
 	// Reason says why the chain broke at BreakAt; empty when OK.
 	Reason string
+	// Expected is the head hash the caller kept ("" when none was given);
+	// ExpectedID is the event that has it, 0 when no good event does (the
+	// result is then not OK, with BreakAt 0 when the chain itself is).
+	Expected   string
+	ExpectedID int64
 }
 
 // JSON renders the result the way verify_chain reports it, with the
@@ -187,6 +232,9 @@ type VerifyResult struct {
 //
 //	{"ok": true, "events": 3, "head_id": 3, "head_hash": "<64 hex>"}
 //	{"ok": false, "events": N, "head_id": X, "head_hash": "…", "break_at_id": Y, "reason": "…"}
+//
+// With a kept head hash ([ChainVerifier.ExpectHead]), "expected_head_id"
+// follows "head_hash": the event holding it, 0 when none does.
 //
 // Strings are written by [AppendJSONString] (UTF-8, no ASCII escaping, SPEC
 // A4 item 11); every string here is ASCII anyway, so the bytes equal the
@@ -201,6 +249,10 @@ func (r VerifyResult) JSON() string {
 	b = strconv.AppendInt(b, r.HeadID, 10)
 	b = append(b, `, "head_hash": `...)
 	b = AppendJSONString(b, r.HeadHash)
+	if r.Expected != "" {
+		b = append(b, `, "expected_head_id": `...)
+		b = strconv.AppendInt(b, r.ExpectedID, 10)
+	}
 	if !r.OK {
 		b = append(b, `, "break_at_id": `...)
 		b = strconv.AppendInt(b, r.BreakAt, 10)
@@ -213,6 +265,9 @@ func (r VerifyResult) JSON() string {
 // ChainSummary is the chain's half of the resume context's status line:
 // "chain ok (<events> events)" or "chain BROKEN at event <id>: <reason>".
 func (r VerifyResult) ChainSummary() string {
+	if !r.OK && r.BreakAt == 0 {
+		return "chain BROKEN: " + r.Reason
+	}
 	if r.OK {
 		return "chain ok (" + strconv.FormatInt(r.Events, 10) + " events)"
 	}

@@ -11,10 +11,11 @@ import (
 // The whole text is capped at 3 x maxBytes (SPEC A8).
 func RenderDescription(d TableDescription, maxBytes, maxCellChars int) string {
 	var sections []string
-	section := func(title string, w *TableWriter) {
+	// A cut section names where the rest is: the pragma it was read from.
+	section := func(title, pragma string, w *TableWriter) {
 		body := "# " + title + "\n" + w.Body()
 		if w.TruncatedByBytes() {
-			body += "# " + title + " truncated at " + strconv.Itoa(maxBytes) + " bytes\n"
+			body += "# " + title + " truncated at " + strconv.Itoa(maxBytes) + " bytes; read them all with read_query on " + pragma + "\n"
 		}
 		sections = append(sections, strings.TrimRight(body, "\n"))
 	}
@@ -28,7 +29,7 @@ func RenderDescription(d TableDescription, maxBytes, maxCellChars int) string {
 			break
 		}
 	}
-	section("columns", cols)
+	section("columns", "pragma_table_info", cols)
 	if len(d.ForeignKeys) > 0 {
 		fks := NewTableWriter([]string{"from", "to_table", "to_column"}, maxBytes, maxCellChars)
 		for _, f := range d.ForeignKeys {
@@ -36,7 +37,7 @@ func RenderDescription(d TableDescription, maxBytes, maxCellChars int) string {
 				break
 			}
 		}
-		section("foreign_keys", fks)
+		section("foreign_keys", "pragma_foreign_key_list", fks)
 	}
 	if len(d.Indexes) > 0 {
 		ix := NewTableWriter([]string{"name", "unique", "origin", "columns"}, maxBytes, maxCellChars)
@@ -45,7 +46,7 @@ func RenderDescription(d TableDescription, maxBytes, maxCellChars int) string {
 				break
 			}
 		}
-		section("indexes", ix)
+		section("indexes", "pragma_index_list", ix)
 	}
 	if d.Rows >= 0 {
 		sections = append(sections, "# rows\n"+strconv.FormatInt(d.Rows, 10))

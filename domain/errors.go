@@ -35,6 +35,10 @@ var (
 	// process) held the database's write lock for longer than the call
 	// could wait; nothing was changed and the call may be retried.
 	ErrBusy = errors.New("database busy")
+	// ErrMemory means the call needed more memory than the server's budget
+	// allows (SQLite's heap limit); it was stopped, nothing was changed, and
+	// the message says what to narrow and which setting to raise.
+	ErrMemory = errors.New("out of memory")
 )
 
 // Error is a failure whose Message is safe to show to the agent verbatim:

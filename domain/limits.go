@@ -28,6 +28,18 @@ type Limits struct {
 	// MaxRequestBytes caps one inbound JSON-RPC message. A larger one is
 	// refused unread: decoding a message costs many times its size.
 	MaxRequestBytes int
+	// MaxConcurrentCalls caps the tool calls that run at once; the others
+	// wait for a slot, their deadline counting from arrival.
+	MaxConcurrentCalls int
+	// MaxConcurrentSearches caps the search_text calls that run at once:
+	// a search holds whole values in Go memory, outside SQLite's heap.
+	MaxConcurrentSearches int
+	// MaxSearchValueBytes is how much of each value search_text searches:
+	// a longer one is searched in its head only, and the result says so.
+	MaxSearchValueBytes int
+	// MaxSQLiteHeapBytes caps SQLite's process-wide heap: every value of a
+	// row, every sort and page cache of every call in flight, together.
+	MaxSQLiteHeapBytes int
 }
 
 // DefaultLimits returns the reference server's defaults.
@@ -42,6 +54,11 @@ func DefaultLimits() Limits {
 		SearchCandidates: 5000,
 		Snapshots:        5,
 		MaxRequestBytes:  1 << 20,
+		// Measured in test/e2e/limits_memory_test.go (ARCHITECTURE.md).
+		MaxConcurrentCalls:    8,
+		MaxConcurrentSearches: 1,
+		MaxSearchValueBytes:   512 << 10,
+		MaxSQLiteHeapBytes:    64 << 20,
 	}
 }
 
@@ -62,6 +79,10 @@ func (l Limits) Validate() error {
 		{"max_update_rows", l.MaxUpdateRows},
 		{"search_candidates", l.SearchCandidates},
 		{"max_request_bytes", l.MaxRequestBytes},
+		{"max_concurrent_calls", l.MaxConcurrentCalls},
+		{"max_concurrent_searches", l.MaxConcurrentSearches},
+		{"max_search_value_bytes", l.MaxSearchValueBytes},
+		{"max_sqlite_heap_bytes", l.MaxSQLiteHeapBytes},
 	} {
 		if f.v <= 0 {
 			return Errorf(ErrInvalidArgument, "%s must be positive, got %d", f.name, f.v)
@@ -92,6 +113,7 @@ func CheckLimit(name string, v, max int) error {
 
 // String describes the limits for the startup log.
 func (l Limits) String() string {
-	return fmt.Sprintf("timeout=%ss default_limit=%d max_rows=%d max_result_bytes=%d max_cell_chars=%d max_update_rows=%d search_candidates=%d snapshots=%d max_request_bytes=%d",
-		FormatSeconds(l.QueryTimeout), l.DefaultLimit, l.MaxRows, l.MaxResultBytes, l.MaxCellChars, l.MaxUpdateRows, l.SearchCandidates, l.Snapshots, l.MaxRequestBytes)
+	return fmt.Sprintf("timeout=%ss default_limit=%d max_rows=%d max_result_bytes=%d max_cell_chars=%d max_update_rows=%d search_candidates=%d snapshots=%d max_request_bytes=%d max_concurrent_calls=%d max_concurrent_searches=%d max_search_value_bytes=%d max_sqlite_heap_bytes=%d",
+		FormatSeconds(l.QueryTimeout), l.DefaultLimit, l.MaxRows, l.MaxResultBytes, l.MaxCellChars, l.MaxUpdateRows, l.SearchCandidates, l.Snapshots, l.MaxRequestBytes,
+		l.MaxConcurrentCalls, l.MaxConcurrentSearches, l.MaxSearchValueBytes, l.MaxSQLiteHeapBytes)
 }

@@ -6,6 +6,8 @@ type ResumeState struct {
 	Checkpoint *Checkpoint
 	// Anchored reports whether the checkpoint still matches its event.
 	Anchored bool
+	// Coverage says whether the chain seals the checkpoint.
+	Coverage Coverage
 	// Events are the most recent events after the checkpoint, oldest first.
 	Events []Event
 	// Total counts all events after the checkpoint (kinds excluded).

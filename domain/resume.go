@@ -12,6 +12,9 @@ type ResumeInput struct {
 	// Anchored reports whether Checkpoint still matches the event it points
 	// at (see [Checkpoint.Anchored]); ignored without a checkpoint.
 	Anchored bool
+	// Coverage says whether the chain seals Checkpoint (see
+	// [Checkpoint.Coverage]); ignored without a checkpoint.
+	Coverage Coverage
 	// Chain is the result of verifying the whole chain.
 	Chain VerifyResult
 	// Total counts the events after the checkpoint, excluded kinds left out.
@@ -46,6 +49,7 @@ var resumeColumns = []string{"id", "ts", "kind", "content"}
 //	# WARNING: the checkpoint no longer matches the event it points at   (only when not anchored)
 //	<summary>
 //	# checkpoint summary cut to <n> of <m> chars; read it with ...      (only when cut)
+//	# sealed in the chain by event <n>: ... | # not sealed ... | # WARNING: ... seal ...
 //	<empty line>
 //	# <total> events since checkpoint[, showing the most recent <shown>] | <chain>
 //	id,ts,kind,content
@@ -202,6 +206,8 @@ func (l resumeLayout) render(in ResumeInput) string {
 			b = strconv.AppendInt(b, cp.ID, 10)
 			b = append(b, ")\n"...)
 		}
+		b = append(b, coverageLine(in.Coverage, *cp)...)
+		b = append(b, '\n')
 		b = append(b, "\n# "...)
 		b = strconv.AppendInt(b, int64(in.Total), 10)
 		b = append(b, " events since checkpoint"...)

@@ -60,7 +60,7 @@ func TestRenderResumeExactExamples(t *testing.T) {
 			in: domain.ResumeInput{Checkpoint: cp, Anchored: true, Chain: domain.VerifyResult{OK: true, Events: 3, HeadID: 3},
 				Total: 1, Events: []domain.Event{after}, MaxBytes: 65536, MaxCellChars: 2000},
 			want: domain.ResumeOutput{Shown: 1, Text: "# checkpoint 1 | " + resumeTS + " | session " + exampleSession + " | at event 2\n" +
-				"two events in, all good\n\n# 1 events since checkpoint | chain ok (3 events)\n" +
+				"two events in, all good\n" + unsealedLine + "\n# 1 events since checkpoint | chain ok (3 events)\n" +
 				"id,ts,kind,content\n3," + resumeTS + ",note,after checkpoint"},
 		},
 		{
@@ -69,7 +69,7 @@ func TestRenderResumeExactExamples(t *testing.T) {
 				Total: 1, Events: []domain.Event{after}, MaxBytes: 65536, MaxCellChars: 2000},
 			want: domain.ResumeOutput{Shown: 1, Text: "# checkpoint 1 | " + resumeTS + " | session " + exampleSession + " | at event 2\n" +
 				"# WARNING: the checkpoint no longer matches the event it points at\n" +
-				"two events in, all good\n\n# 1 events since checkpoint | chain ok (3 events)\n" +
+				"two events in, all good\n" + unsealedLine + "\n# 1 events since checkpoint | chain ok (3 events)\n" +
 				"id,ts,kind,content\n3," + resumeTS + ",note,after checkpoint"},
 		},
 		{
@@ -85,7 +85,7 @@ func TestRenderResumeExactExamples(t *testing.T) {
 			name: "multi-line summary kept verbatim, no events since",
 			in: domain.ResumeInput{Checkpoint: &domain.Checkpoint{ID: 4, TS: resumeTS, Session: "s", Summary: "done:\n- a\n- b",
 				LastEventID: 9}, Anchored: true, Chain: domain.VerifyResult{OK: true, Events: 9}, MaxBytes: 65536, MaxCellChars: 2000},
-			want: domain.ResumeOutput{Text: "# checkpoint 4 | " + resumeTS + " | session s | at event 9\ndone:\n- a\n- b\n\n" +
+			want: domain.ResumeOutput{Text: "# checkpoint 4 | " + resumeTS + " | session s | at event 9\ndone:\n- a\n- b\n" + unsealedLine + "\n" +
 				"# 0 events since checkpoint | chain ok (9 events)"},
 		},
 	}
@@ -125,7 +125,7 @@ func TestRenderResumeExcludedKindsAreTheCallersCount(t *testing.T) {
 	cp := &domain.Checkpoint{ID: 2, TS: resumeTS, Session: "s", Summary: "sum", LastEventID: 2}
 	got := domain.RenderResume(domain.ResumeInput{Checkpoint: cp, Anchored: true,
 		Chain: domain.VerifyResult{OK: true, Events: 6, HeadID: 6}, Total: 2, Events: events, MaxBytes: 65536, MaxCellChars: 2000})
-	want := "# checkpoint 2 | " + resumeTS + " | session s | at event 2\nsum\n\n" +
+	want := "# checkpoint 2 | " + resumeTS + " | session s | at event 2\nsum\n" + unsealedLine + "\n" +
 		"# 2 events since checkpoint | chain ok (6 events)\nid,ts,kind,content\n" +
 		"3," + resumeTS + ",decision,keep\n5," + resumeTS + ",decision,keep too"
 	assert.Equal(t, domain.ResumeOutput{Text: want, Shown: 2}, got)
@@ -172,6 +172,9 @@ func TestRenderResumeNewestEventTooLarge(t *testing.T) {
 	assert.Equal(t, domain.ResumeOutput{Text: want, Dropped: 3}, got)
 }
 
+// unsealedLine is the coverage line of a checkpoint the chain does not seal.
+const unsealedLine = "# not sealed (written by the reference implementation or an older server): no hash covers this summary\n"
+
 var summaryCutLine = regexp.MustCompile(`(?m)^# checkpoint summary cut to (\d+) of (\d+) chars; read it with read_query on memory_checkpoints \(id 7\)$`)
 
 func TestRenderResumeCutsSummary(t *testing.T) {
@@ -185,9 +188,9 @@ func TestRenderResumeCutsSummary(t *testing.T) {
 	}{
 		{"summary alone over budget", nil, 2000, 0},
 		{"small events all kept, summary gets the rest", resumeEvents(1, 3, 50), 2000, 3},
-		// About 1650 bytes remain after the fixed lines: the events get at
-		// most half of them (6 lines of 130 bytes), the summary the rest.
-		{"large events get at most half", resumeEvents(1, 40, 100), 2000, 6},
+		// About 1550 bytes remain after the fixed lines: the events get at
+		// most half of them (5 lines of 130 bytes), the summary the rest.
+		{"large events get at most half", resumeEvents(1, 40, 100), 2000, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -221,7 +224,7 @@ func TestRenderResumeShortSummaryIsNotCut(t *testing.T) {
 	got := domain.RenderResume(domain.ResumeInput{Checkpoint: cp, Anchored: true,
 		Chain: domain.VerifyResult{OK: true, Events: 11}, Total: 10, Events: events, MaxBytes: 1000, MaxCellChars: 2000})
 	assert.NotRegexp(t, summaryCutLine, got.Text)
-	assert.Contains(t, got.Text, "\n"+cp.Summary+"\n\n")
+	assert.Contains(t, got.Text, "\n"+cp.Summary+"\n"+unsealedLine+"\n")
 	assert.Positive(t, got.Dropped, "events make room, not the summary")
 	assert.LessOrEqual(t, len(got.Text), 1000)
 }

@@ -1,5 +1,7 @@
 package domain
 
+import "fmt"
+
 // WriteRequest is one statement for the write or destructive tier.
 type WriteRequest struct {
 	// Tier is TierWrite or TierDestructive.
@@ -8,6 +10,11 @@ type WriteRequest struct {
 	SQL string
 	// MaxUpdateRows is the UPDATE guard; 0 means no guard.
 	MaxUpdateRows int
+	// Audit, when set, builds the call's audit entry from what the
+	// statement did; the runner inserts it just before COMMIT, in the same
+	// transaction, so the write and its audit row commit together or not
+	// at all.
+	Audit func(WriteResult) AuditEntry
 }
 
 // WriteResult says what a write statement did.
@@ -63,4 +70,18 @@ func (c Compiled) Has(a Action) bool {
 // GuardError is the UPDATE guard's refusal (SPEC B §2.4 step 4).
 func GuardError(rows int64, limit int) *Error {
 	return Errorf(ErrGuard, "UPDATE would change %d rows, above the write_query cap of %d; rolled back. Add a WHERE clause, or use destructive_query if you really mean every row.", rows, limit)
+}
+
+// GuardBoundError is the UPDATE guard's refusal when the count is an upper
+// bound: a trigger wrote a virtual table, whose rows SQLite counts only
+// together with the module's own bookkeeping.
+func GuardBoundError(rows int64, limit int) *Error {
+	return Errorf(ErrGuard, "UPDATE would change up to %d rows (a trigger writes a virtual table, whose changed rows can only be counted from above), above the write_query cap of %d; rolled back. Add a WHERE clause, raise --max-update-rows, or use destructive_query if you really mean it.", rows, limit)
+}
+
+// IndexWipeMessage refuses, in write_query, a full-text command that
+// empties or rebuilds the index of table (FTS5 'delete-all', 'rebuild'; on
+// a contentless table that empties the data itself).
+func IndexWipeMessage(table string) string {
+	return fmt.Sprintf("this statement empties or rebuilds the full-text index of %s (the 'delete-all' or 'rebuild' command, or a trigger that sends one); that is not allowed in write_query; use destructive_query (it snapshots the database first)", Quote(table))
 }

@@ -16,6 +16,8 @@ func TestTrailerString(t *testing.T) {
 		limitPart  = ", truncated by limit=2 (more rows exist; raise limit up to 50 or narrow the query)"
 		pagingPart = ", truncated by limit=2 (more rows exist; next page: offset=12; raise limit up to 50 or narrow the query)"
 		cellsPart  = "; 3 cells cut to 2000 chars"
+		// pagedBytesPart is read_query's byte cut: it names the next page too.
+		pagedBytesPart = ", truncated at 32768 bytes (more rows exist; next page: offset=12; select fewer columns or narrow the query)"
 	)
 	more := domain.Trailer{Rows: 2, MoreRows: true, Limit: 2, MaxRows: 50, NextOffset: 12}
 	cases := []struct {
@@ -35,9 +37,19 @@ func TestTrailerString(t *testing.T) {
 			"# 2 rows" + bytesPart,
 		},
 		{
-			"bytes win over paging",
+			"bytes win over paging and still name the next page",
 			with(more, func(t *domain.Trailer) { t.TruncatedAtBytes = 32768; t.Paging = true }),
-			"# 2 rows" + bytesPart,
+			"# 2 rows" + pagedBytesPart,
+		},
+		{
+			"bytes alone, paging, name the next page",
+			domain.Trailer{Rows: 2, TruncatedAtBytes: 32768, Paging: true, NextOffset: 12},
+			"# 2 rows" + pagedBytesPart,
+		},
+		{
+			"bytes, paging and cells cut",
+			domain.Trailer{Rows: 2, TruncatedAtBytes: 32768, Paging: true, NextOffset: 12, CellsCut: 3, MaxCellChars: 2000},
+			"# 2 rows" + pagedBytesPart + cellsPart,
 		},
 		{"paging without more rows is plain", domain.Trailer{Rows: 7, Paging: true, Limit: 10, NextOffset: 7}, "# 7 rows"},
 		{"cells cut only", domain.Trailer{Rows: 4, CellsCut: 3, MaxCellChars: 2000}, "# 4 rows" + cellsPart},

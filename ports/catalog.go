@@ -21,8 +21,9 @@ type Catalog interface {
 	// Errors: [domain.ErrNotFound].
 	Object(ctx context.Context, name string) (domain.SchemaObject, error)
 	// ReplaceView creates or redefines a view with ddl, outside the agent
-	// policy (the caller has validated it), in one transaction.
-	ReplaceView(ctx context.Context, name, ddl string, replace bool) error
+	// policy (the caller has validated it), in one transaction that also
+	// stores audit's entry (see [AuditFunc]).
+	ReplaceView(ctx context.Context, name, ddl string, replace bool, audit AuditFunc[string]) error
 	// Candidates streams the search_text candidate rows (the key, then the
 	// searched columns) under the read tier, the agent's WHERE text
 	// included. It stops after q.Limit rows, whatever the WHERE text does,

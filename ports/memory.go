@@ -11,10 +11,11 @@ import (
 // each append atomic against the current head.
 type MemoryStore interface {
 	// Append reads the head inside one write transaction, lets next build
-	// the event from it, stores it durably and returns it.
-	Append(ctx context.Context, next func(headID int64, headHash string) (domain.Event, error)) (domain.Event, error)
+	// the event from it, stores it durably together with audit's entry
+	// (see [AuditFunc]) and returns it.
+	Append(ctx context.Context, next func(headID int64, headHash string) (domain.Event, error), audit AuditFunc[domain.Event]) (domain.Event, error)
 	// Checkpoint does the same for a checkpoint.
-	Checkpoint(ctx context.Context, next func(headID int64, headHash string) (domain.Checkpoint, error)) (domain.Checkpoint, error)
+	Checkpoint(ctx context.Context, next func(headID int64, headHash string) (domain.Checkpoint, error), audit AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error)
 	// Events calls fn for every event in id order and returns the total
 	// count. fn returning false stops the walk (the total is still counted).
 	Events(ctx context.Context, fn func(domain.Event) bool) (int64, error)

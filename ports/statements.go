@@ -27,7 +27,10 @@ type StatementRunner interface {
 	// Write runs sql under the write or destructive tier inside one
 	// BEGIN IMMEDIATE transaction, streaming any result rows (RETURNING, or a
 	// plain SELECT) to row. With req.MaxUpdateRows > 0 it rolls back when the
-	// statement changed or overwrote more rows than that.
+	// statement changed or overwrote more rows than that. req.Audit's entry,
+	// when set, is inserted just before COMMIT, in the same transaction.
+	// Writes of this process wait for each other (until ctx's deadline)
+	// before they ask SQLite for the write lock.
 	Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row RowFunc) (domain.WriteResult, error)
 	// Compile checks sql under tier without running it (EXPLAIN), so syntax,
 	// missing objects and policy are reported before anything costly happens.

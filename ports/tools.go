@@ -26,8 +26,9 @@ type Tools interface {
 	CreateView(ctx context.Context, r CreateViewRequest) (string, error)
 	// AppendEvent appends one event to the hash chain.
 	AppendEvent(ctx context.Context, content, kind string) (string, error)
-	// VerifyChain recomputes every hash and reports the first break.
-	VerifyChain(ctx context.Context) (string, error)
+	// VerifyChain recomputes every hash and reports the first break; a
+	// non-empty expectedHead (a head hash kept elsewhere) must be in the chain.
+	VerifyChain(ctx context.Context, expectedHead string) (string, error)
 	// Checkpoint records a summary pinned to the chain's head.
 	Checkpoint(ctx context.Context, summary string) (string, error)
 	// GetResumeContext returns the latest checkpoint and the events since,

@@ -2,11 +2,10 @@ package mcpserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"sync"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // drainWait bounds how long the end of stdin waits for answers to requests
@@ -15,39 +14,52 @@ import (
 // still running after it is cancelled.
 const drainWait = 1500 * time.Millisecond
 
-// exchange counts the requests handed to the SDK and the answers it wrote,
-// so that the end of the input can wait for the answers still due. A
-// client that writes its requests and closes stdin at once (a script
-// piping into the server) then gets every answer.
+// exchange tracks the requests handed to the SDK and not yet answered, by
+// id (raw JSON, which the SDK writes back byte for byte: the guard hands
+// on no other id). It serves two rules: a request whose id is still in
+// flight is refused (the SDK would drop it unanswered), and the end of the
+// input waits for the answers still due, so that a client that writes its
+// requests and closes stdin at once (a script piping into the server) gets
+// every answer. Answers the guard writes itself are never counted: they
+// answer frames that were not handed on.
 type exchange struct {
-	mu       sync.Mutex
-	asked    int
-	answered int
-	changed  chan struct{} // closed and replaced on every answer
+	mu      sync.Mutex
+	flying  map[string]struct{}
+	changed chan struct{} // closed and replaced on every answer
 }
 
-func newExchange() *exchange { return &exchange{changed: make(chan struct{})} }
+func newExchange() *exchange {
+	return &exchange{flying: map[string]struct{}{}, changed: make(chan struct{})}
+}
 
-// ask records n more requests awaiting an answer.
-func (x *exchange) ask(n int) {
-	if x == nil || n == 0 {
-		return
+// begin records a request with this id as handed on; it reports false,
+// recording nothing, when a request with the same id is still in flight.
+func (x *exchange) begin(id string) bool {
+	if x == nil {
+		return true
 	}
 	x.mu.Lock()
-	x.asked += n
-	x.mu.Unlock()
+	defer x.mu.Unlock()
+	if _, dup := x.flying[id]; dup {
+		return false
+	}
+	x.flying[id] = struct{}{}
+	return true
 }
 
-// answer records one answer written.
-func (x *exchange) answer() {
+// end records the answer to the request with this id.
+func (x *exchange) end(id string) {
 	x.mu.Lock()
-	x.answered++
-	close(x.changed)
-	x.changed = make(chan struct{})
+	if _, ok := x.flying[id]; ok {
+		delete(x.flying, id)
+		close(x.changed)
+		x.changed = make(chan struct{})
+	}
 	x.mu.Unlock()
 }
 
-// drain waits until every request asked so far is answered, or d passes.
+// drain waits until every request handed on so far is answered, or d
+// passes.
 func (x *exchange) drain(d time.Duration) {
 	if x == nil {
 		return
@@ -56,7 +68,7 @@ func (x *exchange) drain(d time.Duration) {
 	defer timer.Stop()
 	for {
 		x.mu.Lock()
-		done, changed := x.answered >= x.asked, x.changed
+		done, changed := len(x.flying) == 0, x.changed
 		x.mu.Unlock()
 		if done {
 			return
@@ -78,13 +90,16 @@ type lockedWriter struct {
 	x  *exchange
 }
 
-// Write writes one message.
+// Write writes one message. An answer ends its request's flight even when
+// it could not be written: no other answer will come.
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	n, err := l.w.Write(p)
 	l.mu.Unlock()
-	if err == nil && l.x != nil && isResponse(p) {
-		l.x.answer()
+	if l.x != nil {
+		if id, ok := responseID(p); ok {
+			l.x.end(string(id))
+		}
 	}
 	return n, err
 }
@@ -92,25 +107,51 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // Close closes stdout.
 func (l *lockedWriter) Close() error { return l.w.Close() }
 
+// own is the writer for the guard's own answers. They answer frames that
+// were never handed on, so they end no request's flight: an error for a
+// duplicate id must not free the id of the request still running.
+func (l *lockedWriter) own() io.Writer { return ownWriter{l} }
+
+type ownWriter struct{ l *lockedWriter }
+
+func (o ownWriter) Write(p []byte) (int, error) {
+	o.l.mu.Lock()
+	defer o.l.mu.Unlock()
+	return o.l.w.Write(p)
+}
+
 // sdkResponse is how the SDK begins every message that carries an id.
 var sdkResponse = []byte(`{"jsonrpc":"2.0","id":`)
 
-// isResponse reports whether an outgoing message answers a request (rather
-// than being a request or notification of the server's own). The SDK
-// writes `{"jsonrpc":"2.0","id":<id>,"result"|"error"...` for answers, so
-// the id is skipped and the next key read; any other shape is decoded.
-func isResponse(msg []byte) bool {
+// responseID returns the id of an outgoing message that answers a request
+// (rather than being a request or notification of the server's own). The
+// SDK writes `{"jsonrpc":"2.0","id":<id>,"result"|"error"...` for answers,
+// so the id is cut out and the next key read; any other shape is decoded.
+func responseID(msg []byte) ([]byte, bool) {
 	if rest, ok := bytes.CutPrefix(msg, sdkResponse); ok {
 		if i := idEnd(rest); i > 0 {
-			rest = rest[i:]
-			return bytes.HasPrefix(rest, []byte(`,"result"`)) || bytes.HasPrefix(rest, []byte(`,"error"`))
+			id, next := rest[:i], rest[i:]
+			switch {
+			case bytes.HasPrefix(next, []byte(`,"result"`)), bytes.HasPrefix(next, []byte(`,"error"`)):
+				return id, true
+			case bytes.HasPrefix(next, []byte(`,"method"`)):
+				return nil, false
+			}
 		}
 	}
-	m, err := jsonrpc.DecodeMessage(bytes.TrimSpace(msg))
-	if err != nil {
-		return false
+	var wire struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
 	}
-	_, ok := m.(*jsonrpc.Response)
+	if json.Unmarshal(bytes.TrimSpace(msg), &wire) != nil || wire.Method != nil || len(wire.ID) == 0 {
+		return nil, false
+	}
+	return wire.ID, true
+}
+
+// isResponse reports whether an outgoing message answers a request.
+func isResponse(msg []byte) bool {
+	_, ok := responseID(msg)
 	return ok
 }
 

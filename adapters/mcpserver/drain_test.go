@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestIsResponse(t *testing.T) {
@@ -32,12 +33,15 @@ func TestIsResponse(t *testing.T) {
 func TestExchangeDrainWaitsForEveryAnswer(t *testing.T) {
 	t.Parallel()
 	x := newExchange()
-	x.ask(3)
+	for _, id := range []string{"1", `"a"`, "-3"} {
+		require.True(t, x.begin(id))
+	}
 	answered := make(chan struct{})
 	go func() {
-		for range 3 {
+		x.end("99") // an answer the guard wrote itself counts for nothing
+		for _, id := range []string{"1", `"a"`, "-3"} {
 			time.Sleep(5 * time.Millisecond)
-			x.answer()
+			x.end(id)
 		}
 		close(answered)
 	}()
@@ -52,7 +56,7 @@ func TestExchangeDrainWaitsForEveryAnswer(t *testing.T) {
 func TestExchangeDrainGivesUp(t *testing.T) {
 	t.Parallel()
 	x := newExchange()
-	x.ask(1)
+	require.True(t, x.begin("1"))
 	done := make(chan struct{})
 	go func() {
 		x.drain(10 * time.Millisecond)
@@ -64,6 +68,31 @@ func TestExchangeDrainGivesUp(t *testing.T) {
 		assert.Fail(t, "drain never gave up on an unanswered request")
 	}
 	var none *exchange
-	none.ask(1)
+	assert.True(t, none.begin("1"))
 	none.drain(time.Minute) // a guard without an exchange does not wait
+}
+
+func TestExchangeRefusesAnIDInFlight(t *testing.T) {
+	t.Parallel()
+	x := newExchange()
+	require.True(t, x.begin("7"))
+	assert.False(t, x.begin("7"), "the same id while the first is in flight")
+	assert.True(t, x.begin(`"7"`), "a string id is another id")
+	x.end("7")
+	assert.True(t, x.begin("7"), "an id may be used again once answered")
+}
+
+func TestResponseIDCutsTheIDOut(t *testing.T) {
+	t.Parallel()
+	for msg, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":12,"result":{}}`:              `12`,
+		`{"jsonrpc":"2.0","id":"a\"b","error":{"code":1}}`:   `"a\"b"`,
+		`{"result":{},"id":"x","jsonrpc":"2.0"}`:             `"x"`,
+		`{"jsonrpc":"2.0","id":3,"method":"roots/list"}`:     ``,
+		`{"jsonrpc":"2.0","method":"notifications/message"}`: ``,
+	} {
+		id, ok := responseID([]byte(msg + "\n"))
+		assert.Equal(t, want != "", ok, msg)
+		assert.Equal(t, want, string(id), msg)
+	}
 }

@@ -18,10 +18,36 @@ import (
 // refusal is the guard's verdict on one inbound frame the SDK must not see.
 type refusal struct {
 	fields frameFields
-	// code is the JSON-RPC error code for a frame that is not a tool call.
+	// code is the JSON-RPC error code of the answer.
 	code int
 	// reason says what was wrong and what to do.
 	reason string
+	// silent frames get no answer: notifications and responses, which
+	// JSON-RPC never answers.
+	silent bool
+	// call marks a tools/call request: it is audited (ports.Tools.Reject)
+	// under the tool it names, or "tools/call".
+	call bool
+	// toolError answers the call as a tool error (a result with isError)
+	// under its id, as any refused call is; otherwise a JSON-RPC error.
+	toolError bool
+}
+
+// refusal builds the guard's answer to a frame with these fields: none
+// for a notification, a tool error for a tool call with an id that can be
+// echoed, a JSON-RPC error (id null when it cannot be echoed) otherwise.
+//
+// A tools/call is audited even when it gets no answer (sent without an
+// id): the SDK never runs it, and the audit row is its only trace.
+func (f frameFields) refusal(code int, reason string) refusal {
+	r := refusal{fields: f, code: code, reason: reason, call: f.method == "tools/call"}
+	switch {
+	case !f.hasID && f.method != "", f.response:
+		r.silent = true
+	case r.call:
+		r.toolError = f.id != nil
+	}
+	return r
 }
 
 // frameGuard sits between stdin and the SDK's newline-delimited JSON reader
@@ -31,7 +57,9 @@ type refusal struct {
 // answers those frames itself and the session goes on:
 //
 //   - a line that is not JSON gets a parse error (id null);
-//   - JSON that is not a JSON-RPC message gets an invalid-request error;
+//   - JSON that is not a JSON-RPC message the SDK answers faithfully gets
+//     an invalid-request error (see classify for the rules);
+//   - a request whose id is still in flight gets an invalid-request error;
 //   - a frame over max bytes is scanned in constant memory for its id and,
 //     for tools/call, refused as a tool error that the audit log records.
 type frameGuard struct {
@@ -40,8 +68,9 @@ type frameGuard struct {
 	out    io.Writer
 	max    int
 	answer func(refusal) []byte // the reply line for a refused frame
+	known  func(string) bool    // whether a tool name is offered; nil: all are
 	log    *slog.Logger
-	x      *exchange // requests handed on and answered, for a clean end
+	x      *exchange // requests handed on and not yet answered
 
 	line []byte // the frame being handed to the SDK
 	off  int
@@ -49,8 +78,8 @@ type frameGuard struct {
 	err  error // the input's end, returned once the last frame is read
 }
 
-func newFrameGuard(in io.ReadCloser, out io.Writer, max int, answer func(refusal) []byte, log *slog.Logger, x *exchange) *frameGuard {
-	return &frameGuard{r: bufio.NewReaderSize(in, 64<<10), in: in, out: out, max: max, answer: answer, log: log, x: x}
+func newFrameGuard(in io.ReadCloser, out io.Writer, max int, answer func(refusal) []byte, known func(string) bool, log *slog.Logger, x *exchange) *frameGuard {
+	return &frameGuard{r: bufio.NewReaderSize(in, 64<<10), in: in, out: out, max: max, answer: answer, known: known, log: log, x: x}
 }
 
 // Read hands the SDK the next accepted frames, newline-terminated. At the
@@ -100,12 +129,19 @@ func (g *frameGuard) next() []byte {
 		if len(frame) == 0 {
 			continue
 		}
-		r, requests, ok := check(frame)
-		if !ok {
+		rule := classify(frame, g.known)
+		if !rule.pass {
+			g.refuse(rule.r, len(frame))
+			continue
+		}
+		if rule.id != "" && !g.x.begin(rule.id) {
+			w := walkFrame(frame)
+			f := envelope(w.top, w.params)
+			r := f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: the id "+rule.id+" is already in use by a request still running; use a new id for each request")
+			r.toolError = false // a JSON-RPC error, so it cannot pass for the first call's answer
 			g.refuse(r, len(frame))
 			continue
 		}
-		g.x.ask(requests)
 		return append(frame, '\n')
 	}
 	return nil
@@ -127,11 +163,8 @@ func (g *frameGuard) skip(chunk []byte, err error) {
 		chunk, err = g.r.ReadSlice('\n')
 	}
 	g.buf = g.buf[:0]
-	g.refuse(refusal{
-		fields: s.fields(),
-		code:   jsonrpc.CodeInvalidRequest,
-		reason: fmt.Sprintf("request is %d bytes, over the server's limit of %d bytes (--max-request-bytes); send less per call: split the content or the statement into several calls", size, g.max),
-	}, size)
+	g.refuse(s.fields().refusal(jsonrpc.CodeInvalidRequest,
+		fmt.Sprintf("request is %d bytes, over the server's limit of %d bytes (--max-request-bytes); send less per call: split the content or the statement into several calls", size, g.max)), size)
 }
 
 // refuse answers a frame the SDK will not see and logs it.
@@ -142,34 +175,6 @@ func (g *frameGuard) refuse(r refusal, size int) {
 			g.log.Warn("could not answer a refused frame", "err", err)
 		}
 	}
-}
-
-// check reports whether frame is a JSON-RPC message (or batch) the SDK can
-// read, and how many requests it holds that await an answer; otherwise why
-// not.
-func check(frame []byte) (refusal, int, bool) {
-	if !json.Valid(frame) {
-		return refusal{code: jsonrpc.CodeParseError, reason: "parse error: the line is not JSON; send one JSON-RPC message per line"}, 0, false
-	}
-	msgs := []json.RawMessage{frame}
-	if frame[0] == '[' {
-		if err := json.Unmarshal(frame, &msgs); err != nil || len(msgs) == 0 {
-			return refusal{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: an empty or malformed batch"}, 0, false
-		}
-	}
-	requests := 0
-	for _, m := range msgs {
-		msg, err := jsonrpc.DecodeMessage(m)
-		if err != nil {
-			var s frameScanner
-			s.feed(m)
-			return refusal{fields: s.fields(), code: jsonrpc.CodeInvalidRequest, reason: "invalid request: not a JSON-RPC 2.0 message (" + err.Error() + ")"}, 0, false
-		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-			requests++
-		}
-	}
-	return refusal{}, requests, true
 }
 
 // wireReply is a JSON-RPC response written by the guard. A nil ID is
@@ -187,28 +192,37 @@ type wireError struct {
 }
 
 // answer is the reply to a frame the guard refused, or nil when none is
-// due (a notification). A tool call is answered like any refused call: a
-// tool error, written to the audit log.
+// due (a notification or a response). A tool call is audited like any
+// refused call, under the tool it names when this server offers it.
 func (s *Server) answer(r refusal) []byte {
 	f := r.fields
-	reply := wireReply{JSONRPC: "2.0", ID: f.id}
-	switch {
-	case f.id == nil && f.method != "":
-		return nil // a notification is never answered
-	case f.id != nil && f.method == "tools/call":
+	var err error = domain.Errorf(domain.ErrInvalidArgument, "%s", r.reason)
+	if r.call {
 		tool := f.tool
-		if tool == "" {
+		if !s.offers(tool) {
 			tool = "tools/call"
 		}
-		err := s.tools.Reject(context.Background(), tool, domain.Errorf(domain.ErrInvalidArgument, "%s", r.reason))
-		reply.Result = result("", err)
-	default:
-		reply.Error = &wireError{Code: r.code, Message: r.reason}
+		err = s.tools.Reject(context.Background(), tool, err)
 	}
-	data, err := json.Marshal(reply)
-	if err != nil {
-		s.opts.Log.Warn("could not encode a refusal", "err", err)
+	if r.silent {
 		return nil
 	}
-	return append(data, '\n')
+	reply := wireReply{JSONRPC: "2.0", ID: f.id}
+	if f.id == nil {
+		reply.ID = json.RawMessage("null")
+	}
+	if r.toolError {
+		reply.Result = result("", err)
+	} else {
+		reply.Error = &wireError{Code: r.code, Message: err.Error()}
+	}
+	// Not json.Marshal: it would escape <, > and & inside the echoed id.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if merr := enc.Encode(reply); merr != nil {
+		s.opts.Log.Warn("could not encode a refusal", "err", merr)
+		return nil
+	}
+	return b.Bytes()
 }

@@ -24,7 +24,7 @@ func TestFrameScannerFindsIDMethodAndTool(t *testing.T) {
 		{"whitespace everywhere", "{ \"id\" : -3 ,\n \"method\" : \"ping\" }", `-3`, "ping", ""},
 		{"keys inside arguments are not the frame's", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t","arguments":{"id":99,"name":"evil","method":"x"}},"id":1}`, `1`, "tools/call", "t"},
 		{"quotes and braces inside strings", `{"params":{"arguments":{"q":"\"id\":5, } ] {\\"},"name":"n"},"id":2,"method":"tools/call"}`, `2`, "tools/call", "n"},
-		{"escaped key does not match", `{"\u0069d":4,"method":"m"}`, ``, "m", ""},
+		{"escaped key is decoded", `{"\u0069d":4,"method":"m"}`, `4`, "m", ""},
 		{"an id too long is dropped", `{"id":"` + strings.Repeat("9", 200) + `","method":"m"}`, ``, "m", ""},
 		{"an object id is dropped", `{"id":{"a":1},"method":"m"}`, ``, "m", ""},
 		{"null id is no id", `{"id":null,"method":"m"}`, ``, "m", ""},
@@ -56,7 +56,7 @@ func guardOver(t *testing.T, input string, max int) (passed string, refused []re
 	g := newFrameGuard(io.NopCloser(strings.NewReader(input)), &out, max, func(r refusal) []byte {
 		refused = append(refused, r)
 		return []byte("reply " + string(r.fields.id) + "\n")
-	}, slog.New(slog.DiscardHandler), nil)
+	}, nil, slog.New(slog.DiscardHandler), nil)
 	got, err := io.ReadAll(g)
 	require.NoError(t, err)
 	return string(got), refused, out.String()
@@ -83,7 +83,7 @@ func TestFrameGuardPassesMessagesAndAnswersTheRest(t *testing.T) {
 	assert.Equal(t, -32700, refused[0].code)
 	assert.Contains(t, refused[1].reason, "over the server's limit of 1000 bytes")
 	assert.Contains(t, refused[1].reason, "request is 200"+"") // 100000 two-byte runes and the envelope
-	assert.Equal(t, frameFields{id: json.RawMessage(`2`), method: "tools/call", tool: "append_event"}, refused[1].fields)
+	assert.Equal(t, frameFields{id: json.RawMessage(`2`), hasID: true, method: "tools/call", tool: "append_event"}, refused[1].fields)
 	assert.Equal(t, -32600, refused[2].code)
 	assert.Equal(t, `3`, string(refused[2].fields.id))
 	assert.Contains(t, refused[3].reason, "batch")

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 )
 
@@ -11,9 +12,13 @@ const maxCapture = 128
 // without reading the rest: its id (raw JSON, nil when absent or unusable),
 // its method and, for tools/call, the tool's name.
 type frameFields struct {
-	id     json.RawMessage
-	method string
-	tool   string
+	id    json.RawMessage
+	hasID bool // the frame has an "id" key, whatever its value
+	// response marks a frame with a "result" or "error" and no "method":
+	// an answer to the server, never answered itself.
+	response bool
+	method   string
+	tool     string
 }
 
 // frameScanner walks a JSON-RPC frame byte by byte in constant memory and
@@ -37,6 +42,10 @@ type frameScanner struct {
 	id       []byte
 	method   []byte
 	tool     []byte
+	// seen counts the values found for id, method and the tool's name: a
+	// field given twice is ambiguous and left out.
+	idSeen, methodSeen, toolSeen int
+	answerSeen                   bool // a top-level "result" or "error" key
 }
 
 // feed scans the next bytes of the frame.
@@ -58,6 +67,7 @@ func (s *frameScanner) step(c byte) {
 			s.inString = false
 			if s.isKey {
 				s.isKey = false
+				s.keyEnded()
 			} else {
 				s.capture = nil
 			}
@@ -87,6 +97,10 @@ func (s *frameScanner) step(c byte) {
 		s.keep(c)
 	case '{', '[':
 		s.capture = nil // an object or array is no id, method or name
+		if s.depth == 1 && s.kinds[0] == '{' && s.keyIs(0, "id") {
+			s.idSeen++ // an id that is an object or array: present, unusable
+			s.id = append(s.id[:0], '!')
+		}
 		s.depth++
 		if s.depth <= len(s.kinds) {
 			s.kinds[s.depth-1] = c
@@ -137,12 +151,35 @@ func (s *frameScanner) keep(c byte) {
 func (s *frameScanner) startValue() {
 	s.capture = nil
 	switch {
-	case s.depth == 1 && s.keyIs(0, "id"):
+	case s.depth == 1 && s.kinds[0] == '{' && s.keyIs(0, "id"):
 		s.id, s.capture = s.id[:0], &s.id
-	case s.depth == 1 && s.keyIs(0, "method"):
+		s.idSeen++
+	case s.depth == 1 && s.kinds[0] == '{' && s.keyIs(0, "method"):
 		s.method, s.capture = s.method[:0], &s.method
+		s.methodSeen++
 	case s.depth == 2 && s.kinds[0] == '{' && s.kinds[1] == '{' && s.keyIs(0, "params") && s.keyIs(1, "name"):
 		s.tool, s.capture = s.tool[:0], &s.tool
+		s.toolSeen++
+	}
+}
+
+// keyEnded decodes a key spelled with escapes ("\u0069d" is "id"), as the
+// SDK reads it, and notes a top-level "result" or "error": a response,
+// which is never answered.
+func (s *frameScanner) keyEnded() {
+	d := s.depth - 1
+	if d < 0 || d >= len(s.key) || s.keyOver[d] {
+		return
+	}
+	k := s.key[d]
+	if bytes.IndexByte(k, '\\') >= 0 {
+		var name string
+		if json.Unmarshal(append([]byte{'"'}, k...), &name) == nil && len(name) < maxCapture {
+			s.key[d] = append(append(k[:0], name...), '"')
+		}
+	}
+	if d == 0 && s.kinds[0] == '{' && (s.keyIs(0, "result") || s.keyIs(0, "error")) {
+		s.answerSeen = true
 	}
 }
 
@@ -152,14 +189,18 @@ func (s *frameScanner) keyIs(d int, name string) bool {
 	return !s.keyOver[d] && string(s.key[d]) == name+`"`
 }
 
-// fields returns what the scan found. A field longer than maxCapture, or
-// not valid JSON of its kind, is left out.
+// fields returns what the scan found. A field longer than maxCapture, not
+// valid JSON of its kind, or given twice, is left out.
 func (s *frameScanner) fields() frameFields {
-	var f frameFields
-	if len(s.id) > 0 && json.Valid(s.id) && (s.id[0] == '"' || s.id[0] == '-' || (s.id[0] >= '0' && s.id[0] <= '9')) {
+	f := frameFields{hasID: s.idSeen > 0, response: s.answerSeen && s.methodSeen == 0}
+	if s.idSeen == 1 && len(s.id) > 0 && json.Valid(s.id) && echoable(s.id) {
 		f.id = json.RawMessage(append([]byte(nil), s.id...))
 	}
-	_ = json.Unmarshal(s.method, &f.method)
-	_ = json.Unmarshal(s.tool, &f.tool)
+	if s.methodSeen == 1 {
+		_ = json.Unmarshal(s.method, &f.method)
+	}
+	if s.toolSeen == 1 {
+		_ = json.Unmarshal(s.tool, &f.tool)
+	}
 	return f
 }

@@ -46,6 +46,7 @@ type Options struct {
 type Server struct {
 	*mcp.Server
 	tools    ports.Tools
+	names    map[string]bool // the tools offered, for the frame guard
 	opts     Options
 	done     chan struct{}
 	shutdown sync.Once
@@ -65,12 +66,16 @@ func New(tools ports.Tools, o Options) *Server {
 			Logger:       o.Logger,
 		}),
 		tools: tools,
+		names: map[string]bool{},
 		opts:  o,
 		done:  make(chan struct{}),
 	}
 	register(s, tools, o)
 	return s
 }
+
+// offers reports whether the server offers a tool of that name.
+func (s *Server) offers(name string) bool { return s.names[name] }
 
 // Shutdown cancels every call in flight and every later one.
 func (s *Server) Shutdown() { s.shutdown.Do(func() { close(s.done) }) }
@@ -106,6 +111,7 @@ func add[In any](s *Server, tools ports.Tools, t *mcp.Tool, initial In, patch fu
 		patch(schema)
 	}
 	t.InputSchema = schema
+	s.names[t.Name] = true
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
@@ -200,7 +206,7 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	if max <= 0 {
 		max = domain.DefaultLimits().MaxRequestBytes
 	}
-	guard := newFrameGuard(in, w, max, s.answer, s.opts.Log, x)
+	guard := newFrameGuard(in, w.own(), max, s.answer, s.offers, s.opts.Log, x)
 	// The guard already bounds every frame; the SDK's own cap would end the
 	// session instead.
 	err := s.Run(ctx, &mcp.IOTransport{Reader: guard, Writer: w, MaxLineLength: -1})

@@ -111,6 +111,11 @@ type CheckpointArgs struct {
 	Summary string `json:"summary" jsonschema:"Where the work stands and what comes next, written for the next session; must not be empty."`
 }
 
+// VerifyChainArgs are verify_chain's arguments.
+type VerifyChainArgs struct {
+	ExpectedHead string `json:"expected_head,omitempty" jsonschema:"Optional: a head_hash an earlier verify_chain returned, kept outside the database. The chain must still contain it, which catches a rewrite of the file that recomputed every hash."`
+}
+
 // ResumeArgs are get_resume_context's arguments.
 type ResumeArgs struct {
 	MaxEvents    int    `json:"max_events,omitempty" jsonschema:"How many of the most recent events after the checkpoint to show, 1 to max_rows."`
@@ -167,8 +172,10 @@ func register(s *Server, t ports.Tools, o Options) {
 		})
 	if !o.ReadOnly || o.Memory {
 		add(s, t, &mcp.Tool{Name: "verify_chain", Description: d.verifyChain, Annotations: readOnly()},
-			NoArgs{}, nil,
-			func(ctx context.Context, _ NoArgs) (string, error) { return t.VerifyChain(ctx) })
+			VerifyChainArgs{}, defaults("expected_head", ""),
+			func(ctx context.Context, in VerifyChainArgs) (string, error) {
+				return t.VerifyChain(ctx, in.ExpectedHead)
+			})
 		add(s, t, &mcp.Tool{Name: "get_resume_context", Description: d.resume, Annotations: readOnly()},
 			ResumeArgs{MaxEvents: 50}, both(bound("max_events", min(50, l.MaxRows), 1, maxRows), defaults("exclude_kinds", "")),
 			func(ctx context.Context, in ResumeArgs) (string, error) {

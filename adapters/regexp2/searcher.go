@@ -136,6 +136,9 @@ func compile(q domain.SearchQuery) (*matcher, error) {
 	return &matcher{re: re, filter: newPrefilter(tree)}, nil
 }
 
+// keptRunes is the largest rune buffer a matcher keeps between lines.
+const keptRunes = 64 << 10
+
 // find returns the byte offsets of the first match in line.
 func (m *matcher) find(line string) (start, end int, ok bool, err error) {
 	if m.re == nil {
@@ -145,9 +148,19 @@ func (m *matcher) find(line string) (start, end int, ok bool, err error) {
 	if m.filter != nil && !m.filter.pass(line) {
 		return 0, 0, false, nil
 	}
+	// regexp2 matches runes, 4 bytes each: a line of 8 MiB is 32 MiB of
+	// runes. The buffer is sized exactly (appending would double its way
+	// there, leaving as much again behind as garbage), and one grown for a
+	// long line is dropped after it, not kept for the rest of the search.
+	if n := utf8.RuneCountInString(line); cap(m.runes) < n {
+		m.runes = make([]rune, 0, n)
+	}
 	m.runes = m.runes[:0]
 	for _, r := range line {
 		m.runes = append(m.runes, r)
+	}
+	if cap(m.runes) > keptRunes {
+		defer func() { m.runes = nil }()
 	}
 	match, err := m.re.FindRunesMatch(m.runes)
 	if err != nil || match == nil {

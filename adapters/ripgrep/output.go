@@ -49,25 +49,33 @@ func (t jsonText) value() (string, error) {
 
 var matchPrefix = []byte(`{"type":"match"`)
 
+// readBuffer is the size of the output reader's buffer: an output line
+// that fits is parsed whole, a longer one as a stream (longline.go).
+const readBuffer = 64 << 10
+
 // readMatches parses ripgrep's JSON lines from r into q until EOF, then
 // finishes q. It keeps reading after a malformed line, so that ripgrep is
-// never blocked on a full pipe; only the first error is kept.
-func readMatches(r io.Reader, q *queue) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var long []byte
+// never blocked on a full pipe; only the first error is kept. maxText
+// reports the longest line fed to rg so far (with its line break): no
+// line text rg sends back can be longer, and a long output line is read
+// with at most that much memory, whatever its submatch list holds.
+func readMatches(r io.Reader, q *queue, maxText func() int) {
+	br := bufio.NewReaderSize(r, readBuffer)
 	var firstErr error
 	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
+		var m domain.LineMatch
+		var ok bool
+		var perr, err error
+		if lineIsLong(br) {
+			m, ok, perr, err = streamReader{br: br, maxText: maxText()}.longLine()
+		} else {
+			var line []byte
+			line, err = br.ReadSlice('\n')
+			if len(bytes.TrimSpace(line)) > 0 {
+				m, ok, perr = parseLine(line)
 			}
-			line = long
 		}
-		if firstErr == nil && len(bytes.TrimSpace(line)) > 0 {
-			m, ok, perr := parseLine(line)
+		if firstErr == nil {
 			switch {
 			case perr != nil:
 				firstErr = perr
@@ -81,6 +89,27 @@ func readMatches(r io.Reader, q *queue) {
 			}
 			q.finish(firstErr)
 			return
+		}
+	}
+}
+
+// lineIsLong reports whether the output line at the head of br is longer
+// than br's buffer, without consuming anything. At the end of the output
+// (or on a read error) it reports false, and ReadSlice then returns the
+// rest with the error.
+func lineIsLong(br *bufio.Reader) bool {
+	scanned := 0
+	for {
+		buf, _ := br.Peek(br.Buffered())
+		if bytes.IndexByte(buf[scanned:], '\n') >= 0 {
+			return false
+		}
+		scanned = len(buf)
+		if len(buf) >= br.Size() {
+			return true
+		}
+		if _, err := br.Peek(len(buf) + 1); err != nil {
+			return false
 		}
 	}
 }

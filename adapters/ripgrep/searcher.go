@@ -13,6 +13,7 @@ import (
 	"iter"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -78,6 +79,7 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, s.rgPath, args(q, pattern)...)
 	cmd.WaitDelay = waitDelay
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return domain.Errorf(domain.ErrSearch, "ripgrep could not be started: %v", innermost(err))
@@ -99,7 +101,7 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
-		readMatches(stdout, r.q)
+		readMatches(stdout, r.q, func() int { return int(r.longest.Load()) })
 	}()
 	waited := false
 	defer func() {
@@ -108,6 +110,7 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 			<-readerDone
 			_ = cmd.Wait()
 		}
+		_ = killGroup(cmd) // children that outlived rg (a --rg script's)
 	}()
 
 	fed, writeErr := r.feed(ctx, stdin, lines)
@@ -151,6 +154,7 @@ type run struct {
 	q        *queue
 	found    func(domain.LineMatch) error
 	spare    []domain.LineMatch
+	longest  atomic.Int64 // the longest line fed, with its '\n'
 	foundErr error
 	readErr  error
 	done     bool
@@ -168,7 +172,11 @@ func (r *run) feed(ctx context.Context, stdin io.Writer, lines iter.Seq[string])
 			return false, nil
 		default:
 		}
-		if _, err := w.WriteString(domain.SearchLine(line)); err != nil {
+		line = domain.SearchLine(line)
+		if n := int64(len(line) + 1); n > r.longest.Load() {
+			r.longest.Store(n) // only this goroutine writes it
+		}
+		if _, err := w.WriteString(line); err != nil {
 			return false, err
 		}
 		if err := w.WriteByte('\n'); err != nil {

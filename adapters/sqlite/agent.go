@@ -33,6 +33,7 @@ const maxValueBytes = 8 << 20
 // statement, so the fields need no lock.
 type call struct {
 	h      handle
+	dc     any // the driver connection h belongs to, for the server's own statements
 	policy domain.Policy
 
 	running   bool // the statement compiled and is now stepping
@@ -43,12 +44,21 @@ type call struct {
 	shadow     map[string]bool // lower-cased names of real shadow tables
 	virtual    map[string]bool // lower-cased names of virtual tables
 	lazyShadow func() map[string]bool
-	// inserted are the virtual tables the statement inserts into: SQLite's
-	// pre-update hook does not see them, so the guard counts them itself.
+	// inserted are the virtual tables the statement or its triggers insert
+	// into: SQLite's pre-update hook does not see them, so the guard counts
+	// their rows itself (guard.go).
 	inserted []string
+	// vtabTop and vtabTrigger say whether the statement itself, or one of
+	// the triggers it fires, writes a virtual table (guard.go).
+	vtabTop, vtabTrigger bool
 
 	changed    int64 // rows updated or deleted (REPLACE and upsert included)
+	written    int64 // rows the hook saw inserted or updated, in any table
 	lastInsert int64 // rowid of the last row inserted into a rowid table
+	// stmt is the agent statement stepping; wiped names the shadow table a
+	// module statement emptied while it ran in the write tier (guard.go).
+	stmt  uintptr
+	wiped string
 
 	journalNote string // see Store.journalModeNote
 }
@@ -62,9 +72,7 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 	// later (FTS5 and R*Tree maintaining their shadow tables) does not.
 	if act > 0 && act < 64 && !c.running {
 		c.seen |= 1 << uint(act)
-		if act == domain.ActionInsert && trigger == "" && c.virtual[strings.ToLower(arg1)] {
-			c.inserted = append(c.inserted, arg1)
-		}
+		c.noteVirtual(act, arg1, trigger)
 	}
 	reason := c.policy.Check(domain.AuthRequest{
 		Action: act, Arg1: arg1, Arg2: arg2, Database: database, Trigger: trigger, Running: c.running,
@@ -83,6 +91,7 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 
 func (c *call) preUpdate(d msqlite.SQLitePreUpdateData) {
 	name := strings.ToLower(d.TableName)
+	c.countWrite(domain.Action(d.Op), name)
 	if domain.IsInternalName(name) || c.shadow[name] {
 		return
 	}
@@ -125,6 +134,7 @@ func (c *call) sawDDL() bool {
 // reset forgets what the previous statement of this call saw.
 func (c *call) reset() {
 	c.running, c.denial, c.seen, c.changed, c.lastInsert, c.inserted = false, "", 0, 0, 0, nil
+	c.vtabTop, c.vtabTrigger, c.written, c.stmt, c.wiped = false, false, 0, 0, ""
 }
 
 // withAgent runs fn on an agent connection of the tier's pool with the
@@ -147,7 +157,12 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		if err != nil {
 			return err
 		}
-		c := &call{h: h, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
+		// Before anything of the agent's runs: the built-ins a deadline
+		// cannot stop are replaced by ones it can (bounded.go).
+		if err := h.registerBounded(); err != nil {
+			return err
+		}
+		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
 		if tier != domain.TierRead {
 			if c.shadow, c.virtual, err = tableKinds(h); err != nil {
 				return s.translate(ctx, c, err)
@@ -252,6 +267,8 @@ func (s *Store) translate(ctx context.Context, c *call, err error) error {
 		return s.timeoutError()
 	case se.code == lib.SQLITE_BUSY:
 		return s.busyError()
+	case se.code == lib.SQLITE_NOMEM:
+		return heapError()
 	case se.code == lib.SQLITE_CORRUPT || se.code == lib.SQLITE_NOTADB:
 		return s.damagedError(se.msg)
 	case c != nil && c.denial != "" && se.code == lib.SQLITE_AUTH:
@@ -331,6 +348,9 @@ func (s *Store) connError(ctx context.Context, err error) error {
 		return s.busyError()
 	}
 	var me *msqlite.Error
+	if errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_NOMEM {
+		return heapError()
+	}
 	if errors.As(err, &me) && (me.Code()&0xff == lib.SQLITE_CORRUPT || me.Code()&0xff == lib.SQLITE_NOTADB) {
 		return s.damagedError(err.Error())
 	}

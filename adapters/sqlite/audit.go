@@ -3,6 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"slices"
+	"sync"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -10,34 +15,258 @@ import (
 
 var _ ports.AuditSink = (*Store)(nil)
 
-// Record appends one row to query_log on an internal connection of its own,
-// so it is written even when the call it describes failed or timed out.
-func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
-	var q, detail, errText sql.NullString
-	var rows sql.NullInt64
+// auditInsert stores one query_log row. Write transactions run it on their
+// own connection just before COMMIT; the group committer runs it for every
+// other call.
+const auditInsert = "INSERT INTO query_log (ts, session, tool, query, ok, rows, error, duration_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+// auditArgs are auditInsert's arguments: nil, string and int64 only, so
+// they suit both database/sql and the driver's own Exec.
+func auditArgs(e domain.AuditEntry) []any {
+	args := []any{e.TS, e.Session, e.Tool, nil, int64(0), nil, nil, e.DurationMS, nil}
 	if e.Query != nil {
-		q = sql.NullString{String: *e.Query, Valid: true}
+		args[3] = *e.Query
+	}
+	if e.OK {
+		args[4] = int64(1)
 	}
 	if e.Rows != nil {
-		rows = sql.NullInt64{Int64: *e.Rows, Valid: true}
+		args[5] = *e.Rows
 	}
 	if e.Error != "" {
-		errText = sql.NullString{String: e.Error, Valid: true}
+		args[6] = e.Error
 	}
 	if e.Detail != "" {
-		detail = sql.NullString{String: e.Detail, Valid: true}
+		args[8] = e.Detail
 	}
-	ok := 0
-	if e.OK {
-		ok = 1
+	return args
+}
+
+// committer groups the query_log rows of overlapping calls into one
+// transaction (group commit): a call enqueues its row and waits; the first
+// caller finds nobody committing and commits the queue; rows that arrive
+// meanwhile form the next batch, which a fresh goroutine commits as soon as
+// this one is done. One BEGIN IMMEDIATE ... COMMIT per batch.
+type committer struct {
+	mu      sync.Mutex
+	queue   []*pendingRow
+	running bool
+
+	// conn and stmt are the committer's own connection and compiled
+	// insert, opened on first use; only the goroutine committing touches
+	// them.
+	conn *sql.Conn
+	stmt *sql.Stmt
+}
+
+// pendingRow is one call's row waiting for its batch's commit.
+type pendingRow struct {
+	e        domain.AuditEntry
+	arrived  time.Time
+	deadline time.Time // zero: none
+	taken    bool      // a batch holds it; its outcome will arrive on done
+	done     chan error
+}
+
+// Record stores e in query_log and returns once it is committed, grouped
+// with the rows of overlapping calls. When ctx ends before the row's batch
+// starts, the row is withdrawn and an error returned; once a batch holds
+// it, Record waits for that batch (bounded by the batch's deadline).
+func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
+	p := &pendingRow{e: e, arrived: time.Now(), done: make(chan error, 1)}
+	p.deadline, _ = ctx.Deadline()
+	a := &s.audit
+	a.mu.Lock()
+	a.queue = append(a.queue, p)
+	lead := !a.running
+	a.running = true
+	a.mu.Unlock()
+	if lead {
+		s.commitBatch()
 	}
-	s.auditOnce.Do(func() {
-		s.auditStmt, s.auditErr = s.internal.PrepareContext(context.WithoutCancel(ctx),
-			"INSERT INTO query_log (ts, session, tool, query, ok, rows, error, duration_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-	})
-	if s.auditErr != nil {
-		return s.auditErr
+	select {
+	case err := <-p.done:
+		return err
+	case <-ctx.Done():
 	}
-	_, err := s.auditStmt.ExecContext(context.WithoutCancel(ctx), e.TS, e.Session, e.Tool, q, ok, rows, errText, e.DurationMS, detail)
+	a.mu.Lock()
+	if !p.taken {
+		a.queue = slices.DeleteFunc(a.queue, func(q *pendingRow) bool { return q == p })
+		a.mu.Unlock()
+		return s.auditTimeout(ctx)
+	}
+	a.mu.Unlock()
+	return <-p.done
+}
+
+// commitBatch commits every queued row in one transaction, tells each
+// caller the outcome, and hands the next batch to a new goroutine.
+func (s *Store) commitBatch() {
+	a := &s.audit
+	a.mu.Lock()
+	batch := a.queue
+	a.queue = nil
+	for _, p := range batch {
+		p.taken = true
+	}
+	a.mu.Unlock()
+	if len(batch) > 0 {
+		err := s.writeBatch(batch)
+		for _, p := range batch {
+			p.done <- err
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.queue) > 0 {
+		go s.commitBatch() // a.running stays true: the next batch is on its way
+		return
+	}
+	a.running = false
+}
+
+// writeBatch inserts the rows in one write transaction. It waits for this
+// process's other writes first, then for SQLite's write lock, at most
+// until the latest deadline among the rows (or the busy timeout).
+func (s *Store) writeBatch(batch []*pendingRow) error {
+	ctx := context.Background()
+	var latest time.Time
+	budget := batch[0].arrived.Add(busyTimeout) // the earliest arrival: the queue is in order
+	for _, p := range batch {
+		if p.deadline.IsZero() {
+			latest = time.Time{}
+			break
+		}
+		if p.deadline.After(latest) {
+			latest = p.deadline
+		}
+	}
+	if !latest.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, latest)
+		defer cancel()
+	}
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return s.auditTimeout(ctx)
+	}
+	defer release()
+	if s.closed {
+		return domain.Errorf(domain.ErrUnavailable, "the server is shutting down; the audit row was not written")
+	}
+	a := &s.audit
+	if a.conn == nil {
+		if a.conn, err = s.internal.Conn(ctx); err != nil {
+			return s.connError(ctx, err)
+		}
+	}
+	connOK, err := s.insertBatch(ctx, batch, budget)
+	// SQLite's heap is shared with agent statements (heap.go): a batch that
+	// met its limit is retried briefly, since the statement that filled it
+	// fails and frees it within milliseconds.
+	for i := 0; i < ownWorkRetries && connOK && isNoMem(err) && ctx.Err() == nil; i++ {
+		time.Sleep(ownWorkPause)
+		connOK, err = s.insertBatch(ctx, batch, budget)
+	}
+	if !connOK {
+		// The connection may be unusable; the next batch opens a fresh one.
+		s.closeAuditConn()
+	}
+	return err
+}
+
+// insertBatch runs the batch's transaction on the committer's connection;
+// connOK is false when the connection may be left in a bad state.
+//
+// The statements run without ctx: they are short, and the one long part,
+// SQLite's wait for another program's lock, is bounded by the busy timeout
+// set here (an interrupt cannot end that wait anyway). ctx only words the
+// errors.
+func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow, budget time.Time) (connOK bool, err error) {
+	a := &s.audit
+	run := context.Background()
+	if err := setBusy(a.conn, foreignWait(ctx, budget)); err != nil {
+		return false, s.auditError(ctx, err)
+	}
+	if a.stmt == nil {
+		if a.stmt, err = a.conn.PrepareContext(run, auditInsert); err != nil {
+			return false, s.auditError(ctx, err)
+		}
+	}
+	if len(batch) == 1 {
+		// A lone row commits by itself: one statement instead of three.
+		if _, err := a.stmt.ExecContext(run, auditArgs(batch[0].e)...); err != nil {
+			return true, s.auditError(ctx, err)
+		}
+		return true, nil
+	}
+	if _, err = a.conn.ExecContext(run, "BEGIN IMMEDIATE"); err != nil {
+		return true, s.auditError(ctx, err)
+	}
+	for _, p := range batch {
+		if _, err = a.stmt.ExecContext(run, auditArgs(p.e)...); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		_, err = a.conn.ExecContext(run, "COMMIT")
+	}
+	if err != nil {
+		_, rerr := a.conn.ExecContext(run, "ROLLBACK")
+		return rerr == nil, s.auditError(ctx, err)
+	}
+	return true, nil
+}
+
+// auditError words a failed batch: the deadline passed, another program
+// kept the write lock, or SQLite refused the insert.
+func (s *Store) auditError(ctx context.Context, err error) error {
+	switch {
+	case isBusy(err): // this process's writes are held off (writeTurn): another program's lock
+		return s.busyError()
+	case ctx.Err() != nil:
+		return s.auditTimeout(ctx)
+	}
+	return s.connError(ctx, err)
+}
+
+// closeAuditConn releases the committer's connection (on failure, and in
+// Close).
+func (s *Store) closeAuditConn() {
+	a := &s.audit
+	if a.stmt != nil {
+		_ = a.stmt.Close()
+		a.stmt = nil
+	}
+	if a.conn != nil {
+		_ = a.conn.Close()
+		a.conn = nil
+	}
+}
+
+// auditTimeout says why a row was not written before its call's deadline.
+func (s *Store) auditTimeout(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return errCancelled()
+	}
+	return domain.Errorf(domain.ErrTimeout, "the audit row could not be written to query_log before the call's deadline "+
+		"(earlier rows and writes of this server were still being committed)%s", s.raiseTimeout())
+}
+
+// insertAuditOn inserts e on the connection of a write transaction (c's),
+// with the policy suspended: it is the server's own statement.
+func (c *call) insertAuditOn(ctx context.Context, dc any, e domain.AuditEntry) error {
+	ex, ok := dc.(driver.ExecerContext)
+	if !ok {
+		return errors.New("the SQLite driver connection cannot execute statements")
+	}
+	args := auditArgs(e)
+	named := make([]driver.NamedValue, len(args))
+	for i, v := range args {
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
+	}
+	c.suspended = true
+	defer func() { c.suspended = false }()
+	_, err := ex.ExecContext(ctx, auditInsert, named)
 	return err
 }

@@ -63,7 +63,8 @@ SELECT id, ts, tool, query, error FROM query_log WHERE ok = 0 ORDER BY id DESC;
 `
 
 // bootstrap switches the file to WAL (so several server processes read while
-// one writes) and creates the server objects in one transaction.
+// one writes), checks the server objects already there (serverobjects.go)
+// and creates the missing ones, in one transaction.
 func (s *Store) bootstrap(ctx context.Context) error {
 	mode, err := s.setWAL(ctx)
 	if err != nil {
@@ -79,6 +80,10 @@ func (s *Store) bootstrap(ctx context.Context) error {
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
+	if err := s.verifyServerObjects(ctx, conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return err
 	}
 	if _, err := conn.ExecContext(ctx, bootstrapSQL); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")

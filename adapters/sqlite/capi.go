@@ -195,6 +195,11 @@ func (h handle) exec(sql string) error {
 
 func (h handle) changes() int64 { return int64(lib.Xsqlite3_changes64(h.tls, h.db)) }
 
+// totalChanges is SQLite's count of rows inserted, updated or deleted on the
+// connection since it opened, by every statement, triggers and the
+// statements virtual-table modules run for themselves included.
+func (h handle) totalChanges() int64 { return int64(lib.Xsqlite3_total_changes64(h.tls, h.db)) }
+
 func (h handle) autocommit() bool { return lib.Xsqlite3_get_autocommit(h.tls, h.db) != 0 }
 
 // interrupt asks SQLite to stop the running statement. It is safe to call

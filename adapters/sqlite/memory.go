@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -13,13 +14,28 @@ var _ ports.MemoryStore = (*Store)(nil)
 
 // inWrite runs fn inside BEGIN IMMEDIATE on an internal connection: the
 // write lock is taken before the head is read, so appends from several
-// server processes queue up and form one linear chain.
-func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
+// server processes queue up and form one linear chain. audit's row, when
+// set, is inserted after fn, in the same transaction.
+func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	return retryNoMem(ctx, func() error { return s.inWriteOnce(ctx, fn, audit) })
+}
+
+func (s *Store) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	conn, err := s.internal.Conn(ctx)
 	if err != nil {
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
+		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
 	// Events and checkpoints are the memory the user relies on: their
 	// commit is fsynced (FULL); the pooled connection goes back to NORMAL.
 	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
@@ -29,7 +45,11 @@ func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return s.lockError(ctx, err)
 	}
-	if err := fn(conn); err != nil {
+	err = fn(conn)
+	if err == nil && audit != nil {
+		_, err = conn.ExecContext(ctx, auditInsert, auditArgs(audit())...)
+	}
+	if err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		if _, ok := err.(*domain.Error); ok {
 			return err
@@ -43,6 +63,14 @@ func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 	return nil
 }
 
+// bind defers audit until what it describes has been stored in *v.
+func bind[T any](audit ports.AuditFunc[T], v *T) func() domain.AuditEntry {
+	if audit == nil {
+		return nil
+	}
+	return func() domain.AuditEntry { return audit(*v) }
+}
+
 func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
 	var id int64
 	var hash string
@@ -54,7 +82,7 @@ func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
 }
 
 // Append stores the next event durably (WAL, synchronous=FULL).
-func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error)) (domain.Event, error) {
+func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error), audit ports.AuditFunc[domain.Event]) (domain.Event, error) {
 	var e domain.Event
 	err := s.inWrite(ctx, func(conn *sql.Conn) error {
 		id, h, err := head(ctx, conn)
@@ -68,12 +96,12 @@ func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Eve
 			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
 			e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
 		return err
-	})
+	}, bind(audit, &e))
 	return e, err
 }
 
 // Checkpoint stores the next checkpoint against the current head.
-func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error)) (domain.Checkpoint, error) {
+func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error), audit ports.AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error) {
 	var c domain.Checkpoint
 	err := s.inWrite(ctx, func(conn *sql.Conn) error {
 		id, h, err := head(ctx, conn)
@@ -89,9 +117,20 @@ func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain
 		if err != nil {
 			return err
 		}
-		c.ID, err = res.LastInsertId()
+		if c.ID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		// The seal follows in the same transaction, so it is always the
+		// event right after the checkpoint's head (domain/seal.go).
+		seal, err := domain.NewSeal(c)
+		if err != nil {
+			return err
+		}
+		_, err = conn.ExecContext(ctx,
+			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			seal.ID, seal.TS, seal.Session, seal.Kind, seal.Content, seal.PrevHash, seal.Hash)
 		return err
-	})
+	}, bind(audit, &c))
 	return c, err
 }
 
@@ -174,10 +213,16 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 			return st, s.connError(ctx, err)
 		}
 		st.Anchored = cp.Anchored(h, err == nil)
+		if st.Coverage, err = coverage(ctx, conn, cp); err != nil {
+			return st, s.connError(ctx, err)
+		}
 	}
 	since := int64(0)
 	if st.Checkpoint != nil {
 		since = st.Checkpoint.LastEventID
+		if st.Coverage == domain.Sealed {
+			since++ // the seal is part of the checkpoint, not an event since
+		}
 	}
 	where := "id > ?"
 	args := []any{since}
@@ -205,6 +250,42 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 		st.Events[i], st.Events[j] = st.Events[j], st.Events[i]
 	}
 	return st, nil
+}
+
+// coverage finds the event that seals cp (normally the one right after its
+// head, found by its id; else any event claiming to seal it), and whether
+// an earlier checkpoint was sealed, and lets the domain decide.
+func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain.Coverage, error) {
+	const cols = "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "
+	var seal *domain.Event
+	scan := func(r *sql.Rows) error {
+		var e domain.Event
+		if err := r.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
+			return err
+		}
+		if seal == nil && domain.IsSealOf(e, cp.ID) {
+			seal = &e
+		}
+		return nil
+	}
+	if err := queryOn(ctx, conn, scan, cols+"id = ?", cp.LastEventID+1); err != nil {
+		return 0, err
+	}
+	if seal != nil {
+		return cp.Coverage(seal, false), nil
+	}
+	prefix := strings.TrimSuffix(domain.SealPattern(cp.ID), "%")
+	if err := queryOn(ctx, conn, scan, cols+"kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1", domain.SealKind, len(prefix), prefix); err != nil {
+		return 0, err
+	}
+	var before bool
+	if seal == nil {
+		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_events WHERE kind = ? AND content LIKE ? AND id <= ?)",
+			domain.SealKind, domain.AnySealPattern, cp.LastEventID).Scan(&before); err != nil {
+			return 0, err
+		}
+	}
+	return cp.Coverage(seal, before), nil
 }
 
 // queryOn runs a query on one connection and scans every row.

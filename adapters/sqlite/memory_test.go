@@ -51,7 +51,7 @@ func mustAppend(t *testing.T, s *sqlite.Store, kind, content string) domain.Even
 	t.Helper()
 	e, err := s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, kind, content)
-	})
+	}, nil)
 	require.NoError(t, err)
 	return e
 }
@@ -71,7 +71,7 @@ func mustCheckpoint(t *testing.T, s *sqlite.Store, summary string) domain.Checkp
 	t.Helper()
 	c, err := s.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, summary)
-	})
+	}, nil)
 	require.NoError(t, err)
 	return c
 }
@@ -155,14 +155,14 @@ func TestAppendFailureStoresNothing(t *testing.T) {
 
 	_, err := s.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, "note", " \t\n")
-	})
+	}, nil)
 	require.ErrorIs(t, err, domain.ErrInvalidArgument, "the builder's domain error comes back unchanged")
 
 	_, err = s.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 		e, err := domain.NewEvent(id, hash, memTS, memSession, "note", "second")
 		e.Hash = first.Hash // violates UNIQUE(hash): the insert itself fails
 		return e, err
-	})
+	}, nil)
 	require.ErrorIs(t, err, domain.ErrSQLite)
 
 	assert.Equal(t, domain.VerifyResult{OK: true, Events: 1, HeadID: 1, HeadHash: first.Hash}, verifyStore(t, s))
@@ -176,15 +176,16 @@ func TestCheckpointRecordsTheHead(t *testing.T) {
 	empty := mustCheckpoint(t, s, "  nothing yet \n")
 	st, err := s.Resume(context.Background(), 10, nil)
 	require.NoError(t, err)
-	assert.Equal(t, domain.ResumeState{Checkpoint: &empty, Anchored: true}, st, "a checkpoint on the empty chain is anchored to Genesis")
+	assert.Equal(t, domain.ResumeState{Checkpoint: &empty, Anchored: true, Coverage: domain.Sealed}, st, "a checkpoint on the empty chain is anchored to Genesis, and sealed by event 1")
 	events := mustAppendN(t, s, 2)
 	second := mustCheckpoint(t, s, "two in")
 	assert.Equal(t, domain.Checkpoint{ID: 1, TS: memTS, Session: memSession, Summary: "nothing yet", LastEventID: 0, HeadHash: domain.Genesis}, empty)
-	assert.Equal(t, domain.Checkpoint{ID: 2, TS: memTS, Session: memSession, Summary: "two in", LastEventID: 2, HeadHash: events[1].Hash}, second)
+	assert.Equal(t, domain.Checkpoint{ID: 2, TS: memTS, Session: memSession, Summary: "two in", LastEventID: events[1].ID, HeadHash: events[1].Hash}, second)
+	assert.Equal(t, int64(3), events[1].ID, "event 1 is the first checkpoint's seal")
 
 	_, err = s.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "\u2028 ")
-	})
+	}, nil)
 	require.ErrorIs(t, err, domain.ErrInvalidArgument)
 }
 
@@ -221,7 +222,7 @@ func TestResumeLoadsTheMostRecentEventsAfterTheCheckpoint(t *testing.T) {
 			t.Parallel()
 			st, err := s.Resume(ctx, c.max, c.exclude)
 			require.NoError(t, err)
-			want := domain.ResumeState{Checkpoint: &cp, Anchored: true, Events: c.events, Total: c.total}
+			want := domain.ResumeState{Checkpoint: &cp, Anchored: true, Coverage: domain.Sealed, Events: c.events, Total: c.total}
 			assert.Equal(t, want, st)
 		})
 	}
@@ -246,7 +247,7 @@ func TestConcurrentAppendsFromTwoStoresFormOneChain(t *testing.T) {
 			for i := range each {
 				_, err := s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
 					return domain.NewEvent(id, hash, memTS, memSession, "note", fmt.Sprintf("writer %d event %d", w, i))
-				})
+				}, nil)
 				errs <- err
 			}
 		})
@@ -357,9 +358,13 @@ func TestTamperingTheAnchorIsCaughtByTheCheckpoint(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			s, path := mustOpenMemory(t)
-			events := mustAppendN(t, s, 3)
-			mustCheckpoint(t, s, "three in")
-			events = append(events, mustAppend(t, s, "note", "event 4"))
+			mustAppendN(t, s, 3)
+			mustCheckpoint(t, s, "three in") // sealed by event 4
+			mustAppend(t, s, "note", "event 5")
+			var events []domain.Event
+			_, err := s.Events(context.Background(), func(e domain.Event) bool { events = append(events, e); return true })
+			require.NoError(t, err)
+			require.Len(t, events, 5)
 			c.edit(t, path, events)
 
 			r := verifyStore(t, s)

@@ -120,13 +120,13 @@ func exercise(t *testing.T, s *sqlite.Store) []string {
 	}
 	_, err = s.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, "note", "must not be stored")
-	})
+	}, nil)
 	fails("append", err)
 	_, err = s.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "must not be stored")
-	})
+	}, nil)
 	fails("checkpoint", err)
-	fails("create view", s.ReplaceView(ctx, "v", "CREATE VIEW v AS SELECT 1", false))
+	fails("create view", s.ReplaceView(ctx, "v", "CREATE VIEW v AS SELECT 1", false, nil))
 	fails("audit row", s.Record(ctx, domain.AuditEntry{TS: memTS, Session: memSession, Tool: "read_query", OK: true}))
 	return texts
 }

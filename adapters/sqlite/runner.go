@@ -142,18 +142,23 @@ func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (doma
 }
 
 // Write runs one statement under the write or destructive tier in one
-// BEGIN IMMEDIATE transaction, with the UPDATE guard.
+// BEGIN IMMEDIATE transaction, with the UPDATE guard, and stores
+// req.Audit's row in the same transaction. It waits for this process's
+// earlier writes first (writelock.go).
 func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row ports.RowFunc) (domain.WriteResult, error) {
 	var res domain.WriteResult
-	err := s.withAgent(ctx, req.Tier, func(c *call) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	err = s.withAgent(ctx, req.Tier, func(c *call) error {
 		c.suspended = true
-		// Waiting for another writer's lock ends with the call's deadline
-		// (the interrupt that enforces it cannot end that wait).
-		wait := busyTimeout
-		if dl, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(dl))
-		}
-		c.h.setBusyTimeout(wait)
+		// Waiting for another program's lock ends with the call's deadline
+		// (the interrupt that enforces it cannot end that wait) or its
+		// budget (writelock.go), whichever comes first.
+		c.h.setBusyTimeout(foreignWait(ctx, budget))
 		err := c.h.exec("BEGIN IMMEDIATE")
 		c.h.setBusyTimeout(busyTimeout)
 		if err != nil {
@@ -165,41 +170,42 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			return err
 		}
 		defer st.finalize()
-		guard := req.MaxUpdateRows > 0 && !c.sawDDL()
-		var before int64
-		if guard && len(c.inserted) > 0 {
-			if before, err = c.countRows(c.inserted); err != nil {
-				return err
-			}
+		st.textCap = s.opts.MaxCellChars // RETURNING rows are cut like read_query's
+		g, err := c.startGuard(req.MaxUpdateRows > 0 && !c.sawDDL())
+		if err != nil {
+			return err
 		}
+		c.stmt = st.p
 		if st.p != 0 {
 			res.HasColumns = st.ncol > 0
 			if res.HasColumns {
 				columns(st.columns())
 			}
-			if err := stream(st, row); err != nil {
+			err := stream(st, row)
+			if c.wiped != "" {
+				return c.wipeError()
+			}
+			if err != nil {
 				return err
 			}
 		}
 		res = c.result(res)
-		if guard {
-			n := c.guardCount()
-			if len(c.inserted) > 0 {
-				// A virtual table's REPLACE is invisible to the hook: rows
-				// written minus rows gained are the rows overwritten.
-				after, err := c.countRows(c.inserted)
-				if err != nil {
-					return err
-				}
-				if over := c.h.changes() - (after - before); over > n {
-					n = over
-				}
-			}
-			if n > int64(req.MaxUpdateRows) {
-				return domain.GuardError(n, req.MaxUpdateRows)
-			}
+		if err := c.checkGuard(g, req.MaxUpdateRows); err != nil {
+			return err
 		}
 		st.finalize()
+		// A statement can finish after the deadline without SQLite
+		// noticing the interrupt (it is checked between steps, and the
+		// flag is cleared once no statement runs). A call that timed out
+		// commits nothing: the caller rolls back.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if req.Audit != nil {
+			if err := c.insertAuditOn(ctx, c.dc, req.Audit(res)); err != nil {
+				return err
+			}
+		}
 		c.suspended = true
 		return c.h.exec("COMMIT")
 	})
@@ -263,18 +269,4 @@ func (c *call) countRows(tables []string) (int64, error) {
 		}
 	}
 	return total, nil
-}
-
-// guardCount is how many rows the statement changed or overwrote: every
-// update and delete the pre-update hook saw (triggers, REPLACE and upsert
-// included), or, for a plain UPDATE or DELETE, SQLite's change count where
-// the hook cannot see (WITHOUT ROWID and virtual tables), whichever is larger.
-func (c *call) guardCount() int64 {
-	n := c.changed
-	if (c.saw(domain.ActionUpdate) || c.saw(domain.ActionDelete)) && !c.saw(domain.ActionInsert) {
-		if ch := c.h.changes(); ch > n {
-			n = ch
-		}
-	}
-	return n
 }

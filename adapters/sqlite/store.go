@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	// The driver registers itself as "sqlite" with database/sql. This is the
@@ -46,6 +45,11 @@ type Options struct {
 	// [domain.LongText], so a huge value is never copied whole just to be
 	// cut. 0 reads every value whole.
 	MaxCellChars int
+	// RepairServerObjects lets startup drop look-alikes of the server's
+	// triggers, index and view, and extra triggers and indexes on its
+	// tables, instead of refusing the file; bootstrap then creates the
+	// server's own. Tables are never dropped.
+	RepairServerObjects bool
 }
 
 // Store is one SQLite database file. It implements the statement runner,
@@ -62,14 +66,22 @@ type Store struct {
 	watch          roWatch
 
 	internal *sql.DB // bootstrap, memory, audit, view DDL: no policy
+	readers  *sql.DB // agent read tier and catalog: query_only
+	writers  *sql.DB // agent write and destructive tiers
 
-	// The audit insert runs after every call; it is compiled once.
-	auditOnce sync.Once
-	auditStmt *sql.Stmt
-	auditErr  error
-	readers   *sql.DB // agent read tier and catalog: query_only
-	writers   *sql.DB // agent write and destructive tiers
+	// writeTurn is the in-process writer lock (writelock.go): a buffered
+	// channel of one, held by the write transaction running now.
+	writeTurn chan struct{}
+	// audit group-commits the query_log rows of calls that write nothing.
+	audit committer
+	// closed is set by Close, under the write turn.
+	closed bool
+	// repaired lists what --repair-server-objects dropped at startup.
+	repaired []string
 }
+
+// closeWait is how long Close waits for a write still running.
+const closeWait = 2 * time.Second
 
 // Open opens (and in read-write mode creates and bootstraps) the database at
 // path. A file that is not SQLite gives an error naming the file. In
@@ -77,7 +89,7 @@ type Store struct {
 // unreadable one an error matching [fs.ErrPermission]; no error text holds
 // the folder's path.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
-	s := &Store{opts: opts}
+	s := &Store{opts: opts, writeTurn: make(chan struct{}, 1)}
 	if opts.ReadOnly {
 		if err := s.openReadOnly(path); err != nil {
 			return nil, err
@@ -205,8 +217,14 @@ func (s *Store) explainReadOnly(err error) string {
 // Close closes every connection.
 func (s *Store) Close() error {
 	var errs []error
-	if s.auditStmt != nil {
-		errs = append(errs, s.auditStmt.Close())
+	// The audit committer's connection belongs to whoever holds the write
+	// turn; a write still running gets a moment to finish.
+	select {
+	case s.writeTurn <- struct{}{}:
+		s.closed = true
+		s.closeAuditConn()
+		<-s.writeTurn
+	case <-time.After(closeWait):
 	}
 	for _, db := range []*sql.DB{s.writers, s.readers, s.internal} {
 		if db != nil {

@@ -32,9 +32,14 @@ const (
 	envSnapshotDir      = "MCP_SQLITE_SNAPSHOT_DIR"
 	envRG               = "MCP_SQLITE_RG"
 	envVerbose          = "MCP_SQLITE_VERBOSE"
+	envRepair           = "MCP_SQLITE_REPAIR_SERVER_OBJECTS"
 	envReadOnly         = "MCP_SQLITE_READ_ONLY"
 	envAuditDB          = "MCP_SQLITE_AUDIT_DB"
 	envMaxRequestBytes  = "MCP_SQLITE_MAX_REQUEST_BYTES"
+	envMaxCalls         = "MCP_SQLITE_MAX_CONCURRENT_CALLS"
+	envMaxSQLiteHeap    = "MCP_SQLITE_MAX_SQLITE_HEAP_BYTES"
+	envMaxSearches      = "MCP_SQLITE_MAX_CONCURRENT_SEARCHES"
+	envMaxSearchValue   = "MCP_SQLITE_MAX_SEARCH_VALUE_BYTES"
 )
 
 // Config is everything the command line and environment decide.
@@ -57,6 +62,10 @@ type Config struct {
 	ReadOnly bool
 	// Verbose turns on debug logging.
 	Verbose bool
+	// RepairServerObjects lets startup rewrite look-alikes of the server's
+	// triggers, index and view, and drop extra ones on its tables, instead
+	// of refusing the file.
+	RepairServerObjects bool
 	// ShowVersion asks for the version line and nothing else.
 	ShowVersion bool
 	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
@@ -119,6 +128,8 @@ type settings struct {
 	maxResultBytes, maxCellChars    rawValue
 	maxUpdateRows, searchCandidates rawValue
 	snapshots, maxRequestBytes      rawValue
+	maxCalls, maxSQLiteHeap         rawValue
+	maxSearches, maxSearchValue     rawValue
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -138,6 +149,10 @@ func (s *settings) ints(l *domain.Limits) []struct {
 		{&s.searchCandidates, &l.SearchCandidates},
 		{&s.snapshots, &l.Snapshots},
 		{&s.maxRequestBytes, &l.MaxRequestBytes},
+		{&s.maxCalls, &l.MaxConcurrentCalls},
+		{&s.maxSQLiteHeap, &l.MaxSQLiteHeapBytes},
+		{&s.maxSearches, &l.MaxConcurrentSearches},
+		{&s.maxSearchValue, &l.MaxSearchValueBytes},
 	}
 }
 
@@ -165,6 +180,10 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 		{&s.searchCandidates, "search-candidates", envSearchCandidates},
 		{&s.snapshots, "snapshots", envSnapshots},
 		{&s.maxRequestBytes, "max-request-bytes", envMaxRequestBytes},
+		{&s.maxCalls, "max-concurrent-calls", envMaxCalls},
+		{&s.maxSQLiteHeap, "max-sqlite-heap-bytes", envMaxSQLiteHeap},
+		{&s.maxSearches, "max-concurrent-searches", envMaxSearches},
+		{&s.maxSearchValue, "max-search-value-bytes", envMaxSearchValue},
 	} {
 		n.v.flag = n.flag
 		if t := getenv(n.env); t != "" {
@@ -177,6 +196,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.ReadOnly, "read-only", readOnly, "")
 	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
+	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
@@ -361,6 +381,22 @@ wins over its variable, and an empty variable counts as unset.
   --max-request-bytes N     largest inbound MCP message; a larger one is refused
                             unread, as a tool error (default %[24]d)
                             %[25]s
+  --max-concurrent-calls N  tool calls that run at once; the others wait, their
+                            deadline counting from arrival (default %[26]d)
+                            %[27]s
+  --max-concurrent-searches N  search_text calls that run at once (default %[30]d)
+                            %[31]s
+  --max-search-value-bytes N  bytes of each value search_text searches; a longer
+                            value is searched in its head only (default %[32]d)
+                            %[33]s
+  --max-sqlite-heap-bytes N cap on SQLite's memory, shared by every call in flight;
+                            a statement needing more fails (default %[28]d)
+                            %[29]s
+  --repair-server-objects   at startup, rewrite server triggers, index and view
+                            that are not the server's own and drop extra ones on
+                            its tables, instead of refusing the file (tables
+                            and rows are never touched)
+                            %[34]s=1
   -v, --verbose             debug logging on stderr
                             %[23]s=1
   --version                 print the version and exit
@@ -376,5 +412,8 @@ Commands for people, on the same file while a server runs (each with --help):
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,
 		d.MaxUpdateRows, envMaxUpdateRows, d.SearchCandidates, envSearchCandidates,
 		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose,
-		d.MaxRequestBytes, envMaxRequestBytes)
+		d.MaxRequestBytes, envMaxRequestBytes,
+		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
+		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,
+		envRepair)
 }

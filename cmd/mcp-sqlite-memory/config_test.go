@@ -69,6 +69,10 @@ func TestParseConfigFromEnvironment(t *testing.T) {
 		envReadOnly:         "TRUE",
 		envAuditDB:          "/data/audit.db",
 		envMaxRequestBytes:  "65536",
+		envMaxCalls:         "3",
+		envMaxSQLiteHeap:    "33554432",
+		envMaxSearches:      "2",
+		envMaxSearchValue:   "4096",
 	})
 	got, err := parseConfig(nil, env)
 	require.NoError(t, err)
@@ -77,6 +81,7 @@ func TestParseConfigFromEnvironment(t *testing.T) {
 		Limits: domain.Limits{
 			QueryTimeout: 2500 * time.Millisecond, DefaultLimit: 20, MaxRows: 200, MaxResultBytes: 4096,
 			MaxCellChars: 80, MaxUpdateRows: 7, SearchCandidates: 900, Snapshots: 0, MaxRequestBytes: 65536,
+			MaxConcurrentCalls: 3, MaxSQLiteHeapBytes: 32 << 20, MaxConcurrentSearches: 2, MaxSearchValueBytes: 4096,
 		},
 		SnapshotDir: "/backups",
 		RGPath:      "/opt/rg",
@@ -92,14 +97,15 @@ func TestParseConfigFlagsOverrideEnvironment(t *testing.T) {
 		envDB: "/data/env.db", envQueryTimeout: "2.5", envDefaultLimit: "20", envMaxRows: "200",
 		envMaxResultBytes: "4096", envMaxCellChars: "80", envMaxUpdateRows: "7", envSearchCandidates: "900",
 		envSnapshots: "0", envSnapshotDir: "/backups", envRG: "/opt/rg", envVerbose: "1", envReadOnly: "1",
-		envAuditDB: "/data/audit.db", envMaxRequestBytes: "65536",
+		envAuditDB: "/data/audit.db", envMaxRequestBytes: "65536", envMaxCalls: "3", envMaxSQLiteHeap: "33554432", envMaxSearches: "2", envMaxSearchValue: "4096",
 	})
 	args := []string{
 		"--db", "/data/flag.db", "--query-timeout", "0.25", "--default-limit", "3", "--max-rows", "30",
 		"--max-result-bytes", "300", "--max-cell-chars", "10", "--max-update-rows", "1",
 		"--search-candidates", "40", "--snapshots", "9", "--snapshot-dir", "/snaps", "--rg", "/bin/rg",
 		"--verbose=false", "--read-only=false", "--audit-db", "/data/other-audit.db",
-		"--max-request-bytes", "4096",
+		"--max-request-bytes", "4096", "--max-concurrent-calls", "16", "--max-sqlite-heap-bytes", "100000000",
+		"--max-concurrent-searches", "4", "--max-search-value-bytes", "100",
 	}
 	got, err := parseConfig(args, env)
 	require.NoError(t, err)
@@ -108,6 +114,7 @@ func TestParseConfigFlagsOverrideEnvironment(t *testing.T) {
 		Limits: domain.Limits{
 			QueryTimeout: 250 * time.Millisecond, DefaultLimit: 3, MaxRows: 30, MaxResultBytes: 300,
 			MaxCellChars: 10, MaxUpdateRows: 1, SearchCandidates: 40, Snapshots: 9, MaxRequestBytes: 4096,
+			MaxConcurrentCalls: 16, MaxSQLiteHeapBytes: 100000000, MaxConcurrentSearches: 4, MaxSearchValueBytes: 100,
 		},
 		SnapshotDir: "/snaps",
 		RGPath:      "/bin/rg",

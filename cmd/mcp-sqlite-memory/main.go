@@ -16,7 +16,8 @@ import (
 // goal doubles after every large transient value (a multi-megabyte cell or
 // argument) and freed pages go back to the OS only slowly, so a few large
 // calls in a row stack up. SQLite's own memory lives outside the Go heap
-// and is bounded separately (SQLITE_LIMIT_LENGTH in adapters/sqlite).
+// and is bounded separately (SQLITE_LIMIT_LENGTH per value, and
+// --max-sqlite-heap-bytes for the whole process, in adapters/sqlite).
 const goMemoryLimit = 48 << 20
 
 func main() {

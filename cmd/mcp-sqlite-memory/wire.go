@@ -32,12 +32,8 @@ type wiring struct {
 	closers    []func() error
 }
 
-// Close flushes the audit rows still queued and closes the stores, last
-// opened first.
+// Close closes the stores, last opened first.
 func (w *wiring) Close() {
-	if w.svc != nil {
-		w.svc.Flush()
-	}
 	for i := len(w.closers) - 1; i >= 0; i-- {
 		_ = w.closers[i]()
 	}
@@ -64,12 +60,19 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 		}
 	}()
 	clock := systemClock{}
-	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars})
+	// SQLite's heap is process-wide; the soft limit makes page caches
+	// recycle before the hard one fails a statement (ARCHITECTURE.md).
+	if err := sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2)); err != nil {
+		return nil, err
+	}
+	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars,
+		RepairServerObjects: cfg.RepairServerObjects})
 	if err != nil {
 		return nil, err
 	}
 	w.store, w.auditStore = store, store
 	w.closers = append(w.closers, store.Close)
+	logRepaired(log, store)
 
 	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
 	memory := true
@@ -84,11 +87,12 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 			if err != nil {
 				return nil, err
 			}
-			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{})
+			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{RepairServerObjects: cfg.RepairServerObjects})
 			if err != nil {
 				return nil, fmt.Errorf("open audit database: %w", err)
 			}
 			w.closers = append(w.closers, audit.Close)
+			logRepaired(log, audit)
 			deps.Audit, w.auditStore = audit, audit
 		}
 	} else {
@@ -114,6 +118,13 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 // newSnapshotter is the database's snapshotter under the settings.
 func newSnapshotter(cfg Config, log *slog.Logger) *snapshot.Snapshotter {
 	return snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir, Keep: cfg.Limits.Snapshots, Clock: systemClock{}, Logger: log})
+}
+
+// logRepaired says what --repair-server-objects rewrote or dropped.
+func logRepaired(log *slog.Logger, store *sqlite.Store) {
+	for _, obj := range store.Repaired() {
+		log.Warn("repaired a server object that was not the server's own (--repair-server-objects): dropped it, then created the server's own objects", "object", obj)
+	}
 }
 
 var _ ports.Tools = (*app.Service)(nil)

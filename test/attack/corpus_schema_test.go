@@ -128,7 +128,16 @@ var virtualTables = []attack{
 	{"UPDATE docs SET body = 'x' WHERE rowid = 1", writeTier},
 	{"INSERT INTO docs (docs) VALUES ('delete-all')", tiers(use("write_query"), engine, engine)},
 	{"INSERT INTO docs (docs) VALUES ('optimize')", writeTier},
-	{"INSERT INTO docs (docs) VALUES ('rebuild')", writeTier},
+	// 'rebuild' (and 'delete-all' where the table allows it) empties the
+	// index: destructive_query, however the command is spelled.
+	{"INSERT INTO docs (docs) VALUES ('rebuild')", tiers(use("write_query"), use("destructive_query"), allowed)},
+	{"INSERT INTO docs (docs) SELECT 'rebu' || 'ild'", tiers(use("write_query"), use("destructive_query"), allowed)},
+	{"INSERT INTO docs (title, docs) VALUES (NULL, 'REBUILD')", tiers(use("write_query"), use("destructive_query"), allowed)},
+	{"WITH c(x) AS (SELECT 'rebuild') INSERT INTO docs (docs) SELECT x FROM c", tiers(use("write_query"), use("destructive_query"), allowed)},
+	// Commands that only change the index's layout or check it stay.
+	{"INSERT INTO docs (docs, rank) VALUES ('merge', 10)", writeTier},
+	{"INSERT INTO docs (docs, rank) VALUES ('automerge', 4)", writeTier},
+	{"INSERT INTO docs (docs) VALUES ('integrity-check')", writeTier},
 	{"INSERT INTO docs (docs, rank) VALUES ('rank', 'bm25(10.0, 5.0)')", writeTier},
 	{"CREATE VIRTUAL TABLE e USING fts5vocab(docs, 'row')", tiers(use("write_query"), policy, policy)},
 	{"CREATE VIRTUAL TABLE e USING dbstat", tiers(use("write_query"), policy, policy)},

@@ -127,7 +127,6 @@ func buildTemplate(t *testing.T) string {
 	}
 	env.MustCall(t, "checkpoint", map[string]any{"summary": "seeded"})
 	env.MustFail(t, "read_query", map[string]any{"query": "SELECT * FROM nope"}) // one failed call in query_log
-	flush(t, env)
 	require.NoError(t, env.Store.Close())
 
 	// Header fields no tool may change; any change shows in the dump.
@@ -144,14 +143,6 @@ func buildTemplate(t *testing.T) string {
 		require.False(t, strings.HasSuffix(e.Name(), "-wal"), "the template must be one file")
 	}
 	return path
-}
-
-// flush waits until the audit rows of finished calls are written.
-func flush(t *testing.T, env *harness.Env) {
-	t.Helper()
-	f, ok := env.Tools.(interface{ Flush() })
-	require.True(t, ok, "the core must expose Flush")
-	f.Flush()
 }
 
 // corpusEnv is one fresh copy of the template served by a real server, plus

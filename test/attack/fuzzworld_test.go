@@ -147,7 +147,6 @@ func (w *fuzzWorld) open(t *testing.T) {
 // restore closes everything and starts again from the template.
 func (w *fuzzWorld) restore(t *testing.T) {
 	t.Helper()
-	w.svc.Flush()
 	require.NoError(t, w.env.Store.Close())
 	require.NoError(t, w.in.db.Close())
 	w.open(t)

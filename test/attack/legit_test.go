@@ -138,7 +138,6 @@ func TestLegitimateReadsAreNeverRefused(t *testing.T) {
 			assert.False(t, isErr, "read_query refused a legitimate read: %s", text)
 		})
 	}
-	flush(t, env.Env)
 	after := in.snapshot(t)
 	check(t, "after the legitimate reads", before, after, true, 0, false)
 	assert.Len(t, env.audit.all(), len(legitimateReads), "one audit entry per call")

@@ -179,7 +179,6 @@ func (r *attackRun) mcp(tier domain.Tier, raw string, want verdict) {
 	}
 	audited := len(r.env.audit.all())
 	text, isErr := r.env.Call(t, tier.Tool(), args)
-	flush(t, r.env.Env)
 	if !want.either && assert.Equal(t, want.kind != nil, isErr, "%s: want %v, got %q", level, want, text) && isErr {
 		checkHint(t, level, want, text, r.env.Dir)
 		checkWording(t, level, want, text)

@@ -312,6 +312,19 @@ func SearchCases() []SearchCase {
 			Want: []domain.LineMatch{at(0, "ab ab ab", 0, 2), at(1, "xx ab", 3, 5)}},
 		{Name: "many matches: first regex match per line", Query: re(`\d+`), Lines: []string{"a1 b22 c333"}, Want: []domain.LineMatch{at(0, "a1 b22 c333", 1, 2)}},
 		{Name: "many matches: every line matches", Query: re("row"), Lines: rows, Want: every},
+		// Long lines: ripgrep lists every submatch of a line, so these are
+		// output lines of many megabytes that the adapter must read in
+		// bounded memory, and still report exactly.
+		{Name: "long lines: every character matches", Query: re("."), Lines: []string{longA, "b"},
+			Want: []domain.LineMatch{at(0, longA, 0, 1), at(1, "b", 0, 1)}},
+		{Name: "long lines: a first match as long as the line", Query: re("a+"), Lines: []string{"x", longA},
+			Want: []domain.LineMatch{at(1, longA, 0, len(longA))}},
+		{Name: "long lines: escaped control characters, every one matching", Query: re(`[\x01é]`), Lines: []string{longCtl},
+			Want: []domain.LineMatch{at(0, longCtl, 0, 1)}},
+		{Name: "long lines: the match at the end", Query: fixed("needle"), Lines: []string{longCtl + "needle"},
+			Want: []domain.LineMatch{at(0, longCtl+"needle", len(longCtl), len(longCtl)+6)}},
+		{Name: "long lines: case-insensitive, every character", Query: fold("A"), Lines: []string{longA, "A"},
+			Want: []domain.LineMatch{at(0, longA, 0, 1), at(1, "A", 0, 1)}},
 		bad("unclosed group", "("),
 		bad("unclosed class", "[a-"),
 		bad("repetition of nothing", "*a"),
@@ -329,6 +342,13 @@ func SearchCases() []SearchCase {
 		{Name: "bad pattern: NUL in fixed strings", Query: fixed("a\x00"), Lines: []string{"a"}, WantErr: domain.ErrInvalidArgument},
 	}
 }
+
+// Long lines for [SearchCases]: a megabyte of one character, and of
+// control characters (which ripgrep's JSON escapes as \u0001) and é.
+var (
+	longA   = strings.Repeat("a", 1<<20)
+	longCtl = strings.Repeat("\x01é", 1<<18)
+)
 
 // RequireRg returns ripgrep's path. It skips the test when rg is absent,
 // except in CI (CI set), where ripgrep must be installed and tested.

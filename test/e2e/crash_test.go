@@ -95,8 +95,10 @@ func TestKilledServerLosesNothingAcknowledged(t *testing.T) {
 		for id, content := range a.events {
 			assert.Equal(t, content, stored[id], "round %d: acknowledged event %d", round, id)
 		}
-		// At most the one call in flight at the kill may have landed unacknowledged.
-		assert.LessOrEqual(t, len(ids)-len(a.events), 1, "round %d: unacknowledged events stored", round)
+		// At most the one call in flight at the kill may have landed
+		// unacknowledged; each checkpoint's seal is an event of its own.
+		seals := integritySeals(stored)
+		assert.LessOrEqual(t, len(ids)-len(a.events)-seals, 1, "round %d: unacknowledged events stored", round)
 		cps := csvRows(t, mustCall(t, survivor, "read_query", map[string]any{"query": "SELECT id, last_event_id FROM memory_checkpoints ORDER BY id", "limit": 1000}))
 		got := map[int]int{}
 		for _, r := range cps {
@@ -106,6 +108,7 @@ func TestKilledServerLosesNothingAcknowledged(t *testing.T) {
 		}
 		for id, at := range a.checkpoints {
 			assert.Equal(t, at, got[id], "round %d: acknowledged checkpoint %d", round, id)
+			assert.Regexp(t, fmt.Sprintf(`^checkpoint %d sealed: sha256 `, id), stored[at+1], "round %d: checkpoint %d is sealed by the next event", round, id)
 		}
 		a.mu.Unlock()
 		assert.Regexp(t, `^# checkpoint \d+ \| `, mustCall(t, survivor, "get_resume_context", map[string]any{"max_events": 5}))

@@ -90,12 +90,13 @@ func TestFaultKillDuringWriteTransaction(t *testing.T) {
 	assert.True(t, chain.OK, "chain broken at %d: %s", chain.BreakAt, chain.Reason)
 	ids, stored := storedEvents(t, survivor)
 	assertContiguous(t, ids)
-	require.Len(t, ids, 5)
+	require.Len(t, ids, 6, "five events and the checkpoint's seal")
 	assert.Equal(t, "before the kill 4", stored[5])
+	assert.Regexp(t, `^checkpoint 1 sealed: sha256 `, stored[6])
 	assert.Contains(t, mustCall(t, survivor, "get_resume_context", nil), "acked rows and five events")
 	assert.Equal(t, "ok: 1 rows affected (last_insert_rowid=4)",
 		mustCall(t, survivor, "write_query", map[string]any{"query": "INSERT INTO acked VALUES (4)"}))
-	assert.Regexp(t, `^ok: event 6 appended`, mustCall(t, survivor, "append_event", map[string]any{"content": "after the kill"}))
+	assert.Regexp(t, `^ok: event 7 appended`, mustCall(t, survivor, "append_event", map[string]any{"content": "after the kill"}))
 	require.NoError(t, survivor.Close())
 	assert.Equal(t, "ok", integrityCheck(t, db))
 }

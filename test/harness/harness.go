@@ -105,7 +105,6 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	}
 	svc := app.New(deps, app.Options{Limits: c.Limits, Session: "20260913T101100Z-test"})
 	env.Tools = svc
-	t.Cleanup(svc.Flush) // runs before the store closes
 	return mcpserver.New(svc, mcpserver.Options{Version: "test", Limits: c.Limits, ReadOnly: c.ReadOnly, Memory: memory}), env
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -171,8 +172,12 @@ func TestReferenceFileVerifiesAndOurAppendsVerifyWithTheReferenceRule(t *testing
 	// Reference -> ours: the 20 events verify, to the fixture's last hash.
 	assert.Equal(t, verified(20, ref[19].H), env.MustCall(t, "verify_chain", nil))
 	assert.Equal(t, "# checkpoint 1 | "+refCheckpointTS+" | session "+refCheckpointSession+" | at event 20\n"+
-		refCheckpointSummary+"\n\n# 0 events since checkpoint | chain ok (20 events)",
-		env.MustCall(t, "get_resume_context", nil), "the reference's checkpoint is anchored: no warning")
+		refCheckpointSummary+"\n# not sealed (written by the reference implementation or an older server): no hash covers this summary\n"+
+		"\n# 0 events since checkpoint | chain ok (20 events)",
+		env.MustCall(t, "get_resume_context", nil), "the reference's checkpoint is anchored: no warning; it is unsealed, and says so")
+	// A head hash kept from the reference's file is found in it.
+	assert.Equal(t, `{"ok": true, "events": 20, "head_id": 20, "head_hash": "`+ref[19].H+`", "expected_head_id": 12}`,
+		env.MustCall(t, "verify_chain", map[string]any{"expected_head": strings.ToUpper(ref[11].H)}))
 	assert.Equal(t, before, schema(t, path), "opening the file left the reference's schema as it was")
 
 	// Ours -> reference: two events appended by our server, with content

@@ -68,12 +68,12 @@ func mustServerShop(t testing.TB, path string, s shop) {
 	for i, content := range []string{"loaded the shop", "revenue is in orders.total_amount"} {
 		_, err := store.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 			return domain.NewEvent(id, hash, fmt.Sprintf("2026-09-13T10:11:1%dZ", i), "20260913T101100Z-seed", "note", content)
-		})
+		}, nil)
 		require.NoError(t, err)
 	}
 	_, err = store.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, "2026-09-13T10:11:13Z", "20260913T101100Z-seed", "shop explored")
-	})
+	}, nil)
 	require.NoError(t, err)
 	require.NoError(t, store.Close())
 	mustWriteShop(t, path, "wal", s)

@@ -27,7 +27,7 @@ func TestIntrospectionOutputsAreCapped(t *testing.T) {
 
 	desc := env.MustCall(t, "describe_table", map[string]any{"table": "wide"})
 	assert.LessOrEqual(t, len(desc), 3*600+200, "describe_table stays near 3 x max_result_bytes")
-	assert.Contains(t, desc, "# columns truncated at 600 bytes")
+	assert.Contains(t, desc, "# columns truncated at 600 bytes; read them all with read_query on pragma_table_info\n", "a cut section says where the rest is")
 
 	schema := env.MustCall(t, "get_schema", nil)
 	assert.LessOrEqual(t, len(schema), 600+200)

@@ -1,0 +1,4 @@
+package sqlite
+
+// WholeTableDelete exposes wholeTableDelete to the tests.
+var WholeTableDelete = wholeTableDelete
