@@ -72,6 +72,8 @@ type Config struct {
 	ShowVersion bool
 	// ShowHelp asks for [usageText] and nothing else.
 	ShowHelp bool
+	// HTTP is the HTTP transport's configuration (http.go).
+	HTTP HTTPConfig
 }
 
 // usageError is a malformed or invalid command line or environment. The
@@ -127,6 +129,7 @@ type settings struct {
 	snapshots, maxRequestBytes      rawValue
 	maxCalls, maxSQLiteHeap         rawValue
 	maxSearches, maxSearchValue     rawValue
+	http                            httpSettings
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -197,6 +200,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
+	registerHTTPFlags(fs, &s.http, getenv)
 	return fs
 }
 
@@ -284,6 +288,9 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		// run compares it with the database by identity (checkAuditPath).
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
+	if cfg.HTTP, err = parseHTTP(&s.http, getenv); err != nil {
+		return Config{}, err
+	}
 	return cfg, nil
 }
 
@@ -426,7 +433,7 @@ wins over its variable, and an empty variable counts as unset.
   -h, --help                print this help and exit
 
 Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag VALUE.
-`, progName, envDB, envReadOnly, envAuditDB,
+`+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,

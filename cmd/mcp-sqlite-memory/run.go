@@ -120,6 +120,9 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
+	if cfg.HTTP.Addr != "" {
+		return serveHTTP(ctx, server, cfg, log)
+	}
 	return server.Serve(ctx, stdin, stdout)
 }
 

@@ -1,0 +1,313 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// newSessionID is a session id in the process session id format
+// (domain.NewSessionID).
+func newSessionID(now time.Time) string {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	return domain.NewSessionID(now, b)
+}
+
+// HTTPOptions configure the Streamable HTTP front end.
+type HTTPOptions struct {
+	// Token is the bearer token every /mcp request must carry; "" means
+	// no authentication (allowed only on a loopback address, which the
+	// caller checks).
+	Token string
+	// Hosts are the host names (no port) allowed in the Host header and in
+	// the Origin header, besides loopback names: the bound address's host
+	// and the names given with --allowed-hosts.
+	Hosts []string
+	// MaxSessions bounds the MCP sessions open at once; <= 0 means 16.
+	MaxSessions int
+	// IdleTimeout closes a session that sends no request for this long;
+	// <= 0 never closes one.
+	IdleTimeout time.Duration
+}
+
+// HTTPHandler serves MCP over Streamable HTTP at /mcp with the SDK's own
+// handler, and GET /healthz. In front of the SDK it checks, in order: the
+// Host and Origin headers (DNS rebinding), the bearer token, the body size,
+// the frame rules of the stdio guard (classify) and the session limit.
+// Every refused request gets a status and a body that says what to do, and
+// nothing runs.
+type HTTPHandler struct {
+	s        *Server
+	sdk      *mcp.StreamableHTTPHandler
+	opts     HTTPOptions
+	token    [sha256.Size]byte
+	hosts    map[string]bool
+	mux      *http.ServeMux
+	posts    atomic.Int64 // POST requests in flight (Drain)
+	newSess  atomic.Int64 // POSTs in flight that may open a session
+	sessions *sessionIDs
+}
+
+var _ http.Handler = (*HTTPHandler)(nil)
+
+// HTTPHandler returns the server's HTTP front end. Every MCP session it
+// opens shares the server's tools and so the core's process-wide bounds
+// (call and search slots, SQLite's heap, the write lock, the audit
+// commits); each gets its own session id for events and audit rows.
+func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 16
+	}
+	max := s.opts.Limits.MaxRequestBytes
+	if max <= 0 {
+		max = domain.DefaultLimits().MaxRequestBytes
+	}
+	h := &HTTPHandler{s: s, opts: o, token: sha256.Sum256([]byte(o.Token)), hosts: map[string]bool{}, sessions: newSessionIDs()}
+	for _, n := range o.Hosts {
+		if n = normHost(n); n != "" {
+			h.hosts[n] = true
+		}
+	}
+	s.sessionIDs = h.sessions
+	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      o.IdleTimeout,
+		MaxRequestBodyBytes: int64(max),
+		Logger:              s.opts.Logger,
+		// Our own Host check (checkHost) is this one's superset, and
+		// unlike it lets --allowed-hosts through on a loopback listener.
+		DisableLocalhostProtection: len(h.hosts) > 0,
+	})
+	h.mux = http.NewServeMux()
+	h.mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			httpRefuse(w, http.StatusMethodNotAllowed, "/healthz answers GET only")
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	h.mux.HandleFunc("/mcp", h.serveMCP)
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpRefuse(w, http.StatusNotFound, "not found: MCP is served at /mcp (and GET /healthz)")
+	})
+	return h
+}
+
+// ServeHTTP checks Host and Origin on every path, then routes.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if why := h.checkHost(r); why != "" {
+		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusForbidden, "why", why)
+		httpRefuse(w, http.StatusForbidden, why)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if !h.authorized(r) {
+		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusUnauthorized, "why", "missing or wrong bearer token")
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+Name+`"`)
+		httpRefuse(w, http.StatusUnauthorized, "unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
+		return
+	}
+	if r.Method != http.MethodPost {
+		h.sdk.ServeHTTP(w, r)
+		return
+	}
+	h.posts.Add(1)
+	defer h.posts.Add(-1)
+	body, ok := h.readBody(w, r)
+	if !ok {
+		return
+	}
+	rule := classify(bytes.TrimSpace(body), h.s.offers)
+	if !rule.pass {
+		h.answerRefusal(w, r, rule.r)
+		return
+	}
+	if r.Header.Get("Mcp-Session-Id") == "" {
+		// A new session: count those open and those being opened.
+		n := h.newSess.Add(1)
+		defer h.newSess.Add(-1)
+		open := 0
+		for range h.s.Sessions() {
+			open++
+		}
+		if open+int(n) > h.opts.MaxSessions {
+			w.Header().Set("Retry-After", "5")
+			httpRefuse(w, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open (--max-sessions); close one (an MCP client does when it exits; idle ones close after --session-idle-timeout) or raise --max-sessions", open))
+			return
+		}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	h.sdk.ServeHTTP(w, r)
+}
+
+// readBody reads the whole body, at most --max-request-bytes of it; a
+// larger one is answered 413 without being read further.
+func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	max := int64(h.s.opts.Limits.MaxRequestBytes)
+	if max <= 0 {
+		max = int64(domain.DefaultLimits().MaxRequestBytes)
+	}
+	tooLarge := func() ([]byte, bool) {
+		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "limit", max)
+		w.Header().Set("Connection", "close") // the rest of the body is not read
+		httpRefuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request too large: an MCP message may be at most %d bytes (--max-request-bytes); nothing was run. Send smaller arguments, or start the server with a larger --max-request-bytes", max))
+		return nil, false
+	}
+	if r.ContentLength > max {
+		return tooLarge()
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	if err != nil {
+		httpRefuse(w, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+		return nil, false
+	}
+	if int64(len(body)) > max {
+		return tooLarge()
+	}
+	return body, true
+}
+
+// answerRefusal answers a POST body the stdio guard would refuse, the way
+// the guard answers it: a tool call as a tool error (audited under the
+// request's session), anything else as a JSON-RPC error.
+func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf refusal) {
+	ctx := r.Context()
+	if id := h.sessions.lookup(r.Header.Get("Mcp-Session-Id")); id != "" {
+		ctx = ports.WithSession(ctx, id)
+	}
+	reply := h.s.answerIn(ctx, rf)
+	if reply == nil {
+		httpRefuse(w, http.StatusBadRequest, "refused: "+rf.reason)
+		return
+	}
+	status := http.StatusBadRequest
+	if rf.toolError {
+		status = http.StatusOK // an answer to the call, under its id
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(reply)
+}
+
+// authorized compares the bearer token in constant time (SHA-256 of both,
+// so not even the length leaks).
+func (h *HTTPHandler) authorized(r *http.Request) bool {
+	if h.opts.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	return subtle.ConstantTimeCompare(sum[:], h.token[:]) == 1
+}
+
+// Drain waits until no POST request is in flight (every tool call has
+// been answered), or ctx ends. The caller has stopped accepting
+// connections first.
+func (h *HTTPHandler) Drain(ctx context.Context) error {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for h.posts.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+// CloseSessions ends every MCP session, which ends their event streams.
+func (h *HTTPHandler) CloseSessions() {
+	var open []*mcp.ServerSession
+	for ss := range h.s.Sessions() {
+		open = append(open, ss)
+	}
+	for _, ss := range open {
+		_ = ss.Close()
+	}
+}
+
+// httpRefuse writes a plain-text refusal.
+func httpRefuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, strconv.Itoa(status)+" "+http.StatusText(status)+": "+msg+"\n")
+}
+
+// sessionIDs maps MCP session ids (the Mcp-Session-Id header, a secret
+// the client holds) to the ids the audit log and events carry (the
+// process session id format, unique among the sessions of this process).
+type sessionIDs struct {
+	mu    sync.Mutex
+	byMCP map[string]string
+	sec   int64           // the second of the ids in used
+	used  map[string]bool // ids given out in that second
+}
+
+func newSessionIDs() *sessionIDs {
+	return &sessionIDs{byMCP: map[string]string{}, used: map[string]bool{}}
+}
+
+// lookup returns the audit id of an MCP session, "" when it has none yet.
+func (m *sessionIDs) lookup(mcpID string) string {
+	if mcpID == "" {
+		return ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byMCP[mcpID]
+}
+
+// of returns the audit id of an MCP session, giving it one on first use;
+// live lists the sessions still open, so closed ones are forgotten.
+func (m *sessionIDs) of(mcpID string, live func() map[string]bool) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id, ok := m.byMCP[mcpID]; ok {
+		return id
+	}
+	if len(m.byMCP) >= 64 {
+		open := live()
+		for k := range m.byMCP {
+			if !open[k] {
+				delete(m.byMCP, k)
+			}
+		}
+	}
+	now := time.Now()
+	if now.Unix() != m.sec { // ids embed their second: older ones cannot recur
+		m.sec = now.Unix()
+		clear(m.used)
+	}
+	id := newSessionID(now)
+	for m.used[id] {
+		id = newSessionID(now)
+	}
+	m.used[id] = true
+	m.byMCP[mcpID] = id
+	return id
+}
