@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -96,7 +98,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	h.mux = http.NewServeMux()
 	h.mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			httpRefuse(w, http.StatusMethodNotAllowed, "/healthz answers GET only")
+			httpRefuse(w, r, http.StatusMethodNotAllowed, "/healthz answers GET only")
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -104,7 +106,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	})
 	h.mux.HandleFunc("/mcp", h.serveMCP)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpRefuse(w, http.StatusNotFound, "not found: MCP is served at /mcp (and GET /healthz)")
+		httpRefuse(w, r, http.StatusNotFound, "not found: MCP is served at /mcp (and GET /healthz)")
 	})
 	return h
 }
@@ -113,7 +115,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if why := h.checkHost(r); why != "" {
 		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusForbidden, "why", why)
-		httpRefuse(w, http.StatusForbidden, why)
+		httpRefuse(w, r, http.StatusForbidden, why)
 		return
 	}
 	h.mux.ServeHTTP(w, r)
@@ -123,7 +125,7 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !h.authorized(r) {
 		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusUnauthorized, "why", "missing or wrong bearer token")
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+Name+`"`)
-		httpRefuse(w, http.StatusUnauthorized, "unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
+		httpRefuse(w, r, http.StatusUnauthorized, "unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -151,7 +153,7 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		}
 		if open+int(n) > h.opts.MaxSessions {
 			w.Header().Set("Retry-After", "5")
-			httpRefuse(w, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open (--max-sessions); close one (an MCP client does when it exits; idle ones close after --session-idle-timeout) or raise --max-sessions", open))
+			httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open (--max-sessions); close one (an MCP client does when it exits; idle ones close after --session-idle-timeout) or raise --max-sessions", open))
 			return
 		}
 	}
@@ -160,49 +162,83 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	h.sdk.ServeHTTP(w, r)
 }
 
-// readBody reads the whole body, at most --max-request-bytes of it; a
-// larger one is answered 413 without being read further.
+// maxScanBytes bounds how much of an oversized body is scanned for its id
+// and tool before it is answered anyway.
+const maxScanBytes = 64 << 20
+
+// readBody reads the whole body, at most --max-request-bytes of it. A
+// larger one is refused with 413, as the stdio guard refuses an oversized
+// frame: the rest is scanned in constant memory for its id and tool, a
+// tools/call is audited, and the answer is a JSON-RPC error under the
+// request's id, so the client shows the reason and keeps its session.
 func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	max := int64(h.s.opts.Limits.MaxRequestBytes)
 	if max <= 0 {
 		max = int64(domain.DefaultLimits().MaxRequestBytes)
 	}
-	tooLarge := func() ([]byte, bool) {
-		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "limit", max)
-		w.Header().Set("Connection", "close") // the rest of the body is not read
-		httpRefuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request too large: an MCP message may be at most %d bytes (--max-request-bytes); nothing was run. Send smaller arguments, or start the server with a larger --max-request-bytes", max))
-		return nil, false
-	}
-	if r.ContentLength > max {
-		return tooLarge()
-	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
 	if err != nil {
-		httpRefuse(w, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+		httpRefuse(w, r, http.StatusBadRequest, "the request body could not be read: "+err.Error())
 		return nil, false
 	}
-	if int64(len(body)) > max {
-		return tooLarge()
+	if int64(len(body)) <= max {
+		return body, true
 	}
-	return body, true
+	var sc frameScanner
+	sc.feed(body)
+	n, _ := io.Copy(scanWriter{&sc}, io.LimitReader(r.Body, maxScanBytes))
+	size := int64(len(body)) + n
+	h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "bytes", size, "limit", max)
+	rf := sc.fields().refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("request is %d bytes or more, over the server's limit of %d bytes (--max-request-bytes); nothing was run. "+
+		"Send less per call (split the content or the statement into several calls), or start the server with a larger --max-request-bytes", size, max))
+	rf.toolError = false                  // an HTTP error status carries a JSON-RPC error
+	w.Header().Set("Connection", "close") // the rest of the body is not read
+	if rf.fields.id == nil {
+		if rf.call {
+			h.s.answerIn(h.sessionContext(r), rf) // audited all the same
+		}
+		httpRefuse(w, r, http.StatusRequestEntityTooLarge, rf.reason)
+		return nil, false
+	}
+	reply := h.s.answerIn(h.sessionContext(r), rf)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusRequestEntityTooLarge)
+	_, _ = w.Write(reply)
+	return nil, false
+}
+
+// scanWriter feeds a frameScanner.
+type scanWriter struct{ s *frameScanner }
+
+func (sw scanWriter) Write(p []byte) (int, error) {
+	sw.s.feed(p)
+	return len(p), nil
+}
+
+// sessionContext is the request's context naming its MCP session's audit
+// id, when the session has one.
+func (h *HTTPHandler) sessionContext(r *http.Request) context.Context {
+	if id := h.sessions.lookup(r.Header.Get("Mcp-Session-Id")); id != "" {
+		return ports.WithSession(r.Context(), id)
+	}
+	return r.Context()
 }
 
 // answerRefusal answers a POST body the stdio guard would refuse, the way
 // the guard answers it: a tool call as a tool error (audited under the
 // request's session), anything else as a JSON-RPC error.
 func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf refusal) {
-	ctx := r.Context()
-	if id := h.sessions.lookup(r.Header.Get("Mcp-Session-Id")); id != "" {
-		ctx = ports.WithSession(ctx, id)
-	}
-	reply := h.s.answerIn(ctx, rf)
+	reply := h.s.answerIn(h.sessionContext(r), rf)
 	if reply == nil {
-		httpRefuse(w, http.StatusBadRequest, "refused: "+rf.reason)
+		httpRefuse(w, r, http.StatusBadRequest, "refused: "+rf.reason)
 		return
 	}
+	// An answer under the request's id is the request's answer, as the SDK
+	// would give it (200); one under id null says the message was not
+	// understood (400).
 	status := http.StatusBadRequest
-	if rf.toolError {
-		status = http.StatusOK // an answer to the call, under its id
+	if rf.fields.id != nil {
+		status = http.StatusOK
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -250,12 +286,25 @@ func (h *HTTPHandler) CloseSessions() {
 	}
 }
 
-// httpRefuse writes a plain-text refusal.
-func httpRefuse(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+// httpRefuse writes a refusal: to a POST, a JSON-RPC error (id null; MCP
+// clients show its message and keep the session), otherwise plain text.
+func httpRefuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	text := strconv.Itoa(status) + " " + http.StatusText(status) + ": " + msg
+	if r.Method == http.MethodPost {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(wireReply{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &wireError{Code: jsonrpc.CodeInvalidRequest, Message: text}}) == nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			_, _ = w.Write(b.Bytes())
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = io.WriteString(w, strconv.Itoa(status)+" "+http.StatusText(status)+": "+msg+"\n")
+	_, _ = io.WriteString(w, text+"\n")
 }
 
 // sessionIDs maps MCP session ids (the Mcp-Session-Id header, a secret
