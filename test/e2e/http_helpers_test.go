@@ -67,7 +67,7 @@ func (s *httpServer) url() string { return "http://" + s.addr + "/mcp" }
 // stop sends SIGTERM and waits for the exit.
 func (s *httpServer) stop(t *testing.T) error {
 	t.Helper()
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-s.exited:
 		s.exited <- err // for Cleanup

@@ -4,11 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -215,12 +217,23 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 		return httpInFlight(s)
 	}, 10*time.Second, 5*time.Millisecond)
 	start := time.Now()
-	require.NoError(t, s.stop(t), "exit status 0:\n%s", s.stderr.String())
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.Eventually(t, func() bool {
+		_, err := net.DialTimeout("tcp", s.addr, time.Second)
+		return err != nil
+	}, 5*time.Second, 10*time.Millisecond, "no new connections once shutting down")
+	select {
+	case a := <-done:
+		t.Fatalf("the call ended before the listener closed: %+v", a)
+	default:
+	}
 	a := <-done
+	answered := time.Since(start)
+	require.NoError(t, s.stop(t), "exit status 0:\n%s", s.stderr.String())
 	require.NoError(t, a.err)
 	assert.False(t, a.isErr, a.out)
 	assert.Contains(t, a.out, "3000000", "the call in flight completed")
-	t.Logf("exit %.2fs after SIGTERM", time.Since(start).Seconds())
+	t.Logf("answered %.2fs, exited %.2fs after SIGTERM", answered.Seconds(), time.Since(start).Seconds())
 	assert.Equal(t, 1, httpCount(t, db, "SELECT count(*) FROM query_log WHERE ok = 1"))
 }
 
