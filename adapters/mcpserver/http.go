@@ -3,16 +3,15 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,14 +21,6 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
-
-// newSessionID is a session id in the process session id format
-// (domain.NewSessionID).
-func newSessionID(now time.Time) string {
-	var b [2]byte
-	_, _ = rand.Read(b[:])
-	return domain.NewSessionID(now, b)
-}
 
 // HTTPOptions configure the Streamable HTTP front end.
 type HTTPOptions struct {
@@ -63,7 +54,7 @@ type HTTPHandler struct {
 	mux      *http.ServeMux
 	posts    atomic.Int64 // POST requests in flight (Drain)
 	newSess  atomic.Int64 // POSTs in flight that may open a session
-	sessions *sessionIDs
+	sessions *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
 }
 
 var _ http.Handler = (*HTTPHandler)(nil)
@@ -143,23 +134,45 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		h.answerRefusal(w, r, rule.r)
 		return
 	}
-	if r.Header.Get("Mcp-Session-Id") == "" {
-		// A new session: count those open and those being opened.
-		n := h.newSess.Add(1)
-		defer h.newSess.Add(-1)
-		open := 0
-		for range h.s.Sessions() {
-			open++
-		}
-		if open+int(n) > h.opts.MaxSessions {
-			w.Header().Set("Retry-After", "5")
-			httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open (--max-sessions); close one (an MCP client does when it exits; idle ones close after --session-idle-timeout) or raise --max-sessions", open))
-			return
-		}
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+		done := h.sessions.busy(sid)
+		defer done()
+	} else if !h.admit(w, r) {
+		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	h.sdk.ServeHTTP(w, r)
+	if r.Header.Get("Mcp-Session-Id") == "" {
+		if sid := w.Header().Get("Mcp-Session-Id"); sid != "" {
+			h.sessions.opened(sid) // its activity starts now
+		}
+	}
+}
+
+// admit makes room for a new session: at --max-sessions open, it closes
+// the one idle longest (no request in flight), as its idle timeout would
+// later; when every session is busy it refuses with 503.
+func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
+	n := h.newSess.Add(1)
+	defer h.newSess.Add(-1)
+	var open []*mcp.ServerSession
+	for ss := range h.s.Sessions() {
+		open = append(open, ss)
+	}
+	h.sessions.prune(open)
+	for len(open)+int(n) > h.opts.MaxSessions {
+		victim := h.sessions.idlest(open)
+		if victim == nil {
+			w.Header().Set("Retry-After", "5")
+			httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open and busy (--max-sessions); retry when one is done, or raise --max-sessions", len(open)))
+			return false
+		}
+		h.s.opts.Log.Warn("closed the session idle longest to open a new one (--max-sessions)", "session", h.sessions.lookup(victim.ID()), "max_sessions", h.opts.MaxSessions)
+		_ = victim.Close()
+		open = slices.DeleteFunc(open, func(ss *mcp.ServerSession) bool { return ss == victim })
+	}
+	return true
 }
 
 // maxScanBytes bounds how much of an oversized body is scanned for its id
@@ -305,58 +318,4 @@ func httpRefuse(w http.ResponseWriter, r *http.Request, status int, msg string) 
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, text+"\n")
-}
-
-// sessionIDs maps MCP session ids (the Mcp-Session-Id header, a secret
-// the client holds) to the ids the audit log and events carry (the
-// process session id format, unique among the sessions of this process).
-type sessionIDs struct {
-	mu    sync.Mutex
-	byMCP map[string]string
-	sec   int64           // the second of the ids in used
-	used  map[string]bool // ids given out in that second
-}
-
-func newSessionIDs() *sessionIDs {
-	return &sessionIDs{byMCP: map[string]string{}, used: map[string]bool{}}
-}
-
-// lookup returns the audit id of an MCP session, "" when it has none yet.
-func (m *sessionIDs) lookup(mcpID string) string {
-	if mcpID == "" {
-		return ""
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.byMCP[mcpID]
-}
-
-// of returns the audit id of an MCP session, giving it one on first use;
-// live lists the sessions still open, so closed ones are forgotten.
-func (m *sessionIDs) of(mcpID string, live func() map[string]bool) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if id, ok := m.byMCP[mcpID]; ok {
-		return id
-	}
-	if len(m.byMCP) >= 64 {
-		open := live()
-		for k := range m.byMCP {
-			if !open[k] {
-				delete(m.byMCP, k)
-			}
-		}
-	}
-	now := time.Now()
-	if now.Unix() != m.sec { // ids embed their second: older ones cannot recur
-		m.sec = now.Unix()
-		clear(m.used)
-	}
-	id := newSessionID(now)
-	for m.used[id] {
-		id = newSessionID(now)
-	}
-	m.used[id] = true
-	m.byMCP[mcpID] = id
-	return id
 }

@@ -209,13 +209,12 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 		err   error
 	}
 	done := make(chan answer, 1)
+	base := httpCPU(s)
 	go func() {
-		out, isErr, err := call(cs, "read_query", map[string]any{"query": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c"})
+		out, isErr, err := call(cs, "read_query", map[string]any{"query": httpSlowQuery})
 		done <- answer{out, isErr, err}
 	}()
-	require.Eventually(t, func() bool {
-		return httpInFlight(s)
-	}, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return httpCPU(s) > base+200*time.Millisecond }, 10*time.Second, 5*time.Millisecond)
 	start := time.Now()
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
 	require.Eventually(t, func() bool {
@@ -237,26 +236,39 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	assert.Equal(t, 1, httpCount(t, db, "SELECT count(*) FROM query_log WHERE ok = 1"))
 }
 
-// httpInFlight reports whether the server has begun a call: the slot wait
-// is not visible, so it watches for the CPU the statement burns.
-func httpInFlight(s *httpServer) bool {
-	cpu, err := e2e.TimeCPU(s.cmd.Process.Pid)
-	return err == nil && cpu > 300*time.Millisecond
+// httpSlowQuery keeps a call busy for a while (about a second here).
+const httpSlowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c"
+
+// httpCPU is the server's CPU time so far: a call in flight shows as CPU
+// burnt, since the slot wait is not visible from outside.
+func httpCPU(s *httpServer) time.Duration {
+	cpu, _ := e2e.TimeCPU(s.cmd.Process.Pid)
+	return cpu
 }
 
-// A new session beyond --max-sessions is refused with 503 naming the flag.
+// At --max-sessions, a new session closes the one idle longest; when every
+// session has a call in flight, it is refused with 503 naming the flag.
 func TestHTTPSessionLimit(t *testing.T) {
-	s := httpStart(t, filepath.Join(t.TempDir(), "m.db"), nil, "--max-sessions", "1")
+	s := httpStart(t, filepath.Join(t.TempDir(), "m.db"), nil, "--max-sessions", "1", "--query-timeout", "30")
 	cs := httpConnect(t, s, "")
-	status, text := httpPost(t, s, httpInitialize)
-	assert.Equal(t, http.StatusServiceUnavailable, status)
-	assert.Contains(t, text, "--max-sessions")
 	mustCall(t, cs, "list_tables", nil)
-	require.NoError(t, cs.Close())
-	require.Eventually(t, func() bool {
-		status, _ := httpPost(t, s, httpInitialize)
-		return status == http.StatusOK
-	}, 5*time.Second, 50*time.Millisecond, "a closed session frees its place")
+	done := make(chan string, 1)
+	base := httpCPU(s)
+	go func() {
+		out, _, _ := call(cs, "read_query", map[string]any{"query": httpSlowQuery})
+		done <- out
+	}()
+	require.Eventually(t, func() bool { return httpCPU(s) > base+200*time.Millisecond }, 10*time.Second, 5*time.Millisecond)
+	status, text := httpPost(t, s, httpInitialize)
+	assert.Equal(t, http.StatusServiceUnavailable, status, "the only session is busy")
+	assert.Contains(t, text, "--max-sessions")
+	assert.Contains(t, <-done, "3000000", "the busy session's call completes")
+
+	status, _ = httpPost(t, s, httpInitialize)
+	assert.Equal(t, http.StatusOK, status, "the idle session makes room")
+	_, _, err := call(cs, "list_tables", nil)
+	assert.Error(t, err, "the evicted session is gone")
+	assert.Contains(t, s.stderr.String(), "closed the session idle longest")
 }
 
 // Listening beyond loopback needs a token: the server refuses to start,
