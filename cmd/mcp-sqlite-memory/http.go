@@ -121,7 +121,7 @@ func parseHTTP(s *httpSettings, getenv func(string) string) (HTTPConfig, error) 
 		return c, usagef("the bearer token in %s is shorter than %d characters; use a random one, e.g. `openssl rand -hex 32`", c.TokenSource, minTokenBytes)
 	}
 	if c.Addr == "" {
-		return c, nil
+		return HTTPConfig{}, nil // stdio: the settings above were checked, and do not apply
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("invalid value %q for --http: want HOST:PORT, e.g. 127.0.0.1:8080", c.Addr)
@@ -197,7 +197,8 @@ Serving over HTTP (Streamable HTTP at /mcp, GET /healthz); stdio when unset:
                             %[1]s
   --auth-token-file PATH    bearer token clients must send (Authorization: Bearer);
                             required unless ADDR is a loopback address
-                            %[2]s, or the token itself in %[3]s
+                            %[2]s
+                            (or the token itself in %[3]s)
   --allowed-hosts LIST      comma-separated host names accepted in Host and Origin
                             besides loopback names and the bound address
                             %[4]s
