@@ -179,6 +179,9 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 // and tool before it is answered anyway.
 const maxScanBytes = 64 << 20
 
+// bodyTimeout bounds the time a request body may take to arrive.
+const bodyTimeout = 30 * time.Second
+
 // readBody reads the whole body, at most --max-request-bytes of it. A
 // larger one is refused with 413, as the stdio guard refuses an oversized
 // frame: the rest is scanned in constant memory for its id and tool, a
@@ -189,6 +192,11 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 	if max <= 0 {
 		max = int64(domain.DefaultLimits().MaxRequestBytes)
 	}
+	// A body that trickles in would hold its goroutine and the shutdown
+	// drain; the headers have their own bound (http.Server).
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
+	defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
 	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
 	if err != nil {
 		httpRefuse(w, r, http.StatusBadRequest, "the request body could not be read: "+err.Error())
