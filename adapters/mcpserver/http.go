@@ -137,7 +137,9 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 		done := h.sessions.busy(sid)
 		defer done()
-	} else if !h.admit(w, r) {
+	} else if req, ok := rule.msg.(*jsonrpc.Request); ok && req.Method == methodInitialize && !h.admit(w, r) {
+		// Only initialize opens a session that stays; the SDK closes any
+		// other one at once, so nothing else may close an idle session.
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -178,6 +180,9 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 // maxScanBytes bounds how much of an oversized body is scanned for its id
 // and tool before it is answered anyway.
 const maxScanBytes = 64 << 20
+
+// methodInitialize opens an MCP session.
+const methodInitialize = "initialize"
 
 // bodyTimeout bounds the time a request body may take to arrive.
 const bodyTimeout = 30 * time.Second
