@@ -138,6 +138,9 @@ func parseHTTP(s *httpSettings, getenv func(string) string) (HTTPConfig, error) 
 // closes every session.
 func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *slog.Logger) error {
 	c := cfg.HTTP
+	// The token stays in this process: ripgrep and other children do not
+	// inherit it.
+	_ = os.Unsetenv(envAuthToken)
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", c.Addr, err)

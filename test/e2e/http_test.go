@@ -27,7 +27,7 @@ import (
 func TestHTTPAuth(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "m.db")
-	s := httpStart(t, db, nil, "--auth-token-file", httpTokenFile(t, dir))
+	s := httpStart(t, db, nil, "--auth-token-file", httpTokenFile(t, dir), "-v") // debug logs must not carry it either
 
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_query","arguments":{"query":"CREATE TABLE pwned(x)"}}}`
 	for name, headers := range map[string][]string{
