@@ -53,3 +53,13 @@ func TestParseHTTPSettings(t *testing.T) {
 		assert.NotContains(t, err.Error(), "tiny", "the token is never echoed")
 	}
 }
+
+func TestUsageTextDocumentsHTTPVariables(t *testing.T) {
+	t.Parallel()
+	text := usageText()
+	for _, env := range []string{envHTTP, envAuthTokenFile, envAuthToken, envAllowedHosts, envMaxSessions, envSessionIdle} {
+		assert.Contains(t, text, env)
+	}
+	assert.Contains(t, text, "(default 16)")
+	assert.Contains(t, text, "(default 1800)")
+}
