@@ -75,6 +75,8 @@ type Config struct {
 	Command string
 	Args    []string
 	CLI     cliOptions
+	// HTTP is the HTTP transport's configuration (http.go).
+	HTTP HTTPConfig
 }
 
 // usageError is a malformed or invalid command line or environment. The
@@ -130,6 +132,7 @@ type settings struct {
 	snapshots, maxRequestBytes      rawValue
 	maxCalls, maxSQLiteHeap         rawValue
 	maxSearches, maxSearchValue     rawValue
+	http                            httpSettings
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -200,6 +203,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
+	registerHTTPFlags(fs, &s.http, getenv)
 	return fs
 }
 
@@ -287,6 +291,9 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		// run compares it with the database by identity (checkAuditPath).
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
+	if cfg.HTTP, err = parseHTTP(&s.http, getenv); err != nil {
+		return Config{}, err
+	}
 	return cfg, nil
 }
 
@@ -406,7 +413,7 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 
 Commands for people, on the same file while a server runs (each with --help):
   %[1]s verify|resume|log|snapshots|call --db PATH ...
-`, progName, envDB, envReadOnly, envAuditDB,
+`+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,

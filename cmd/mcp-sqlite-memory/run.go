@@ -72,11 +72,14 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		return err
 	}
 	defer w.Close()
-	if isTerminal(stdin) {
+	if cfg.HTTP.Addr == "" && isTerminal(stdin) {
 		_, _ = io.WriteString(stderr, terminalHint())
 	}
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
+	if cfg.HTTP.Addr != "" {
+		return serveHTTP(ctx, w.server, cfg, log)
+	}
 	return w.server.Serve(ctx, stdin, stdout)
 }
 
