@@ -72,6 +72,10 @@ type Config struct {
 	ShowVersion bool
 	// ShowHelp asks for [usageText] and nothing else.
 	ShowHelp bool
+	// Replicate is the Litestream replica URL, "" for none (replicate.go).
+	Replicate string
+	// ReplicateSync is the time between syncs to the replica.
+	ReplicateSync time.Duration
 }
 
 // usageError is a malformed or invalid command line or environment. The
@@ -127,6 +131,7 @@ type settings struct {
 	snapshots, maxRequestBytes      rawValue
 	maxCalls, maxSQLiteHeap         rawValue
 	maxSearches, maxSearchValue     rawValue
+	replicate                       replicateSettings
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -194,6 +199,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
 	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
+	addReplicateFlags(fs, &s.replicate, getenv)
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
@@ -284,6 +290,9 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		// run compares it with the database by identity (checkAuditPath).
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
+	if err := s.replicate.apply(&cfg); err != nil {
+		return Config{}, err
+	}
 	return cfg, nil
 }
 
@@ -435,5 +444,5 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 		d.MaxRequestBytes, envMaxRequestBytes,
 		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
 		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,
-		envRepair)
+		envRepair) + replicateUsage()
 }

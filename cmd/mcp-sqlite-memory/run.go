@@ -47,6 +47,9 @@ func (systemClock) Now() time.Time { return time.Now() }
 // and serve MCP on stdin/stdout until the client goes away or ctx ends.
 // Nothing but JSON-RPC is ever written to stdout; logs go to stderr.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == restoreCommand {
+		return runRestore(ctx, args[1:], stdout, stderr)
+	}
 	cfg, err := parseConfig(args, os.Getenv)
 	if err != nil {
 		return err
@@ -73,12 +76,17 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		return err
 	}
 	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars,
-		RepairServerObjects: cfg.RepairServerObjects})
+		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != ""})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	logRepaired(log, store)
+	stopReplication, err := startReplication(ctx, cfg, store.Path(), log)
+	if err != nil {
+		return err
+	}
+	defer stopReplication() // before store.Close: the last sync reads the file
 
 	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
 	memory := true
