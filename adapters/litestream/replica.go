@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +20,9 @@ import (
 // LITESTREAM_SECRET_ACCESS_KEY), LITESTREAM_S3_ENDPOINT, and the URL's
 // ?endpoint=, ?region= and ?force-path-style= parameters.
 var Schemes = []string{"file", "s3"}
+
+// envCABundle is the AWS SDK's variable for a private certificate authority.
+const envCABundle = "AWS_CA_BUNDLE"
 
 // CheckURL reports, in one sentence that says what to write instead, why raw
 // cannot be used as a replica URL. It contacts nothing.
@@ -45,6 +49,12 @@ func newClient(raw string) (ls.ReplicaClient, error) {
 	case "s3":
 		if u.Host == "" {
 			return nil, fmt.Errorf("replica URL %q names no bucket: s3://bucket/path", Redact(raw))
+		}
+		if os.Getenv(envCABundle) != "" {
+			// The AWS SDK would need a transport Litestream does not give it
+			// (benbjohnson/litestream#639): every request would fail.
+			return nil, fmt.Errorf("%s is set, and Litestream's S3 client cannot use it; unset it for this command "+
+				"(to trust a private certificate authority, name its PEM file in SSL_CERT_FILE instead)", envCABundle)
 		}
 		c, err := ls.NewReplicaClientFromURL(raw)
 		if err != nil {

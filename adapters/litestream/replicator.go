@@ -46,6 +46,9 @@ type Options struct {
 	ShutdownSync time.Duration
 	// Logger receives the replicator's and Litestream's log lines (stderr).
 	Logger *slog.Logger
+	// Verbose passes on Litestream's own informational lines; without it
+	// only its warnings and errors reach Logger.
+	Verbose bool
 }
 
 // Replicator streams one database to one replica, while it holds the
@@ -166,7 +169,7 @@ func (r *Replicator) start(ctx context.Context) (*ls.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := r.log.With("component", "litestream")
+	log := libraryLogger(r.log, r.opts.Verbose)
 	setLogger(client, log)
 	db := ls.NewDB(r.path)
 	db.MonitorInterval = r.opts.SyncInterval

@@ -28,7 +28,7 @@ func Restore(ctx context.Context, from, to string, at time.Time, log *slog.Logge
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	log = log.With("component", "litestream", "replica", Redact(from))
+	log = log.With("replica", Redact(from)).With("component", "litestream")
 	setLogger(client, log)
 	if err := client.Init(ctx); err != nil {
 		return fmt.Errorf("reach the replica %s: %w", Redact(from), err)

@@ -77,7 +77,7 @@ func startReplication(ctx context.Context, cfg Config, dbPath string, log *slog.
 	if cfg.Replicate == "" {
 		return func() {}, nil
 	}
-	rep, err := litestream.New(dbPath, litestream.Options{URL: cfg.Replicate, SyncInterval: cfg.ReplicateSync, Logger: log})
+	rep, err := litestream.New(dbPath, litestream.Options{URL: cfg.Replicate, SyncInterval: cfg.ReplicateSync, Logger: log, Verbose: cfg.Verbose})
 	if err != nil {
 		return nil, err
 	}

@@ -34,12 +34,25 @@ func replFileURL(dir string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
 }
 
+// replCommand is e2e.Command without AWS_CA_BUNDLE (which Litestream's S3
+// client refuses, and which some machines set) and with env added.
+func replCommand(env []string, args ...string) *exec.Cmd {
+	cmd := e2e.Command(bin, args...)
+	kept := cmd.Env[:0]
+	for _, kv := range cmd.Env {
+		if !strings.HasPrefix(kv, "AWS_CA_BUNDLE=") {
+			kept = append(kept, kv)
+		}
+	}
+	cmd.Env = append(kept, env...)
+	return cmd
+}
+
 // replStart runs a server on db that replicates to replica, with env added
 // to its environment, and waits until it says whether it replicates.
 func replStart(t *testing.T, db, replica string, env ...string) *e2e.Process {
 	t.Helper()
-	cmd := e2e.Command(bin, "--db", db, "--replicate", replica, "--replicate-sync-interval", replInterval.String())
-	cmd.Env = append(cmd.Env, env...)
+	cmd := replCommand(env, "--db", db, "--replicate", replica, "--replicate-sync-interval", replInterval.String())
 	p := e2e.Start(t, cmd)
 	replWaitFor(t, p, 10*time.Second, func(s string) bool {
 		return strings.Contains(s, replLine) || strings.Contains(s, replWaitLine)
@@ -69,8 +82,7 @@ func replAppend(t *testing.T, cs *mcp.ClientSession, content string) int {
 // exit error.
 func replRestore(t *testing.T, env []string, args ...string) (string, string, error) {
 	t.Helper()
-	cmd := e2e.Command(bin, append([]string{"restore"}, args...)...)
-	cmd.Env = append(cmd.Env, env...)
+	cmd := replCommand(env, append([]string{"restore"}, args...)...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -220,8 +232,9 @@ func TestReplicateRefusals(t *testing.T) {
 		{"--db", db, "--replicate", "gopher://host/x"},
 		{"--db", db, "--replicate", "file:///tmp/x", "--replicate-sync-interval", "soon"},
 		{"restore", "--from", "file:///tmp/x"},
+		{"--db", db, "--replicate", "s3://bucket/x"}, // with AWS_CA_BUNDLE, below
 	} {
-		cmd := e2e.Command(bin, args...)
+		cmd := replCommand([]string{"AWS_CA_BUNDLE=/etc/ssl/private-ca.pem"}, args...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		err := cmd.Run()
