@@ -166,6 +166,15 @@ func TestReplicateFileKillRestore(t *testing.T) {
 	for i := range 5 {
 		batchA = append(batchA, replAppend(t, cs, fmt.Sprintf("batch A %d", i)))
 	}
+	// Litestream's own tables: readable, never changeable by the agent (its
+	// connection runs no policy, so a trigger there would run unchecked).
+	require.Eventually(t, func() bool { // Litestream creates them on its first sync
+		_, isErr, err := call(cs, "read_query", map[string]any{"query": "SELECT count(*) FROM _litestream_seq"})
+		return err == nil && !isErr
+	}, 5*time.Second, 20*time.Millisecond)
+	for _, q := range []string{"DROP TABLE _litestream_seq", "CREATE TRIGGER sabotage AFTER UPDATE ON _litestream_seq BEGIN SELECT RAISE(ABORT, 'no'); END"} {
+		assert.Contains(t, mustFail(t, cs, "destructive_query", map[string]any{"query": q, "reason": "attack"}), "belongs to Litestream")
+	}
 	time.Sleep(time.Second)
 	cut := time.Now()
 	time.Sleep(time.Second)
