@@ -192,6 +192,13 @@ func (r *Replicator) start(ctx context.Context) (*ls.Store, error) {
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
+	// Litestream attaches to the file on its first sync, one interval from
+	// now, and a database it never attached to gets no last sync on close:
+	// a session shorter than the interval would replicate nothing. Attach
+	// now (its monitor retries if this fails).
+	if err := db.Sync(ctx); err != nil && ctx.Err() == nil {
+		r.log.Warn("first sync failed; Litestream retries every sync interval", "err", err)
+	}
 	return store, nil
 }
 

@@ -80,13 +80,18 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	logRepaired(log, store)
 	stopReplication, err := startReplication(ctx, cfg, store.Path(), log)
 	if err != nil {
+		store.Close()
 		return err
 	}
-	defer stopReplication() // before store.Close: the last sync reads the file
+	// Litestream stops last, after the server's own connections are closed
+	// (deferred calls run in reverse): its last sync then holds every audit
+	// row, and its closing the file cannot drop locks a live connection of
+	// this process still relies on (POSIX locks belong to the process).
+	defer stopReplication()
+	defer store.Close()
+	logRepaired(log, store)
 
 	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
 	memory := true

@@ -112,3 +112,27 @@ func TestReplicateS3(t *testing.T) {
 	assert.Equal(t, 1, replCount(t, restored, "notes"))
 	replVerifyWithBinary(t, restored)
 }
+
+// TestReplicateGracefulExitSyncsLast: a server that exits because its client
+// went away syncs once more after closing its own connections, so the
+// replica holds the last events and the audit rows of the last calls, with
+// no wait for a sync interval.
+func TestReplicateGracefulExitSyncsLast(t *testing.T) {
+	t.Parallel()
+	db, replica := newDB(t), replFileURL(filepath.Join(t.TempDir(), "replica"))
+	cmd := replCommand(nil, "--db", db, "--replicate", replica, "--replicate-sync-interval", "1h")
+	p := e2e.Start(t, cmd)
+	var ids []int
+	for i := range 3 {
+		ids = append(ids, replAppend(t, p.Session, fmt.Sprintf("last words %d", i)))
+	}
+	require.NoError(t, p.Session.Close(), "the server exits when stdin closes")
+	assert.Contains(t, p.Stderr.String(), "replica up to date")
+
+	restored := replMustRestore(t, replica, time.Time{})
+	got := replEventIDs(t, restored)
+	for _, id := range ids {
+		assert.True(t, got[id], "event %d", id)
+	}
+	assert.GreaterOrEqual(t, replCount(t, restored, "query_log"), 3, "the audit rows of the calls")
+}
