@@ -223,8 +223,18 @@ func TestReplicateFileKillRestore(t *testing.T) {
 	assert.Equal(t, 3, replCount(t, before, "notes"), "the state before the destructive_query has its rows")
 	replVerifyWithBinary(t, before)
 
+	// The workflow the README gives: restore to the time the audit log
+	// recorded for the destructive_query (second resolution, taken before
+	// its change committed) and get the rows back.
+	var ts string
+	require.NoError(t, openRO(t, db).QueryRow("SELECT ts FROM query_log WHERE tool = 'destructive_query' AND ok = 1").Scan(&ts))
+	at, err := time.Parse(time.RFC3339, ts)
+	require.NoError(t, err)
+	assert.Equal(t, 3, replCount(t, replMustRestore(t, replica, at), "notes"), "restored to just before the destructive_query at %s", ts)
+
 	// Nothing is ever overwritten.
-	out, errOut, err := replRestore(t, nil, "--from", replica, "--to", latest)
+	var out, errOut string
+	out, errOut, err = replRestore(t, nil, "--from", replica, "--to", latest)
 	require.Error(t, err, "stdout %q", out)
 	assert.Contains(t, errOut, "already exists")
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %q", errOut)
