@@ -22,7 +22,7 @@ func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string
 			sp.detail = domain.Detail{{Key: "event_id", Value: e.ID}, {Key: "kind", Value: e.Kind}}
 		}
 		e, err := s.d.Memory.Append(ctx, func(id int64, hash string) (domain.Event, error) {
-			return domain.NewEvent(id, hash, ts, s.sess, kind, content)
+			return domain.NewEvent(id, hash, ts, sp.session, kind, content)
 		}, sealWith(s.auditMemory, sp, describe))
 		if err != nil {
 			return "", err
@@ -86,7 +86,7 @@ func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error
 			sp.detail = domain.Detail{{Key: "checkpoint_id", Value: c.ID}, {Key: "last_event_id", Value: c.LastEventID}}
 		}
 		c, err := s.d.Memory.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
-			return domain.NewCheckpoint(id, hash, ts, s.sess, summary)
+			return domain.NewCheckpoint(id, hash, ts, sp.session, summary)
 		}, sealWith(s.auditMemory, sp, describe))
 		if err != nil {
 			return "", err

@@ -25,7 +25,9 @@ type Deps struct {
 // Options are the service's settings.
 type Options struct {
 	Limits domain.Limits
-	// Session identifies this server process in events and audit rows.
+	// Session identifies this server process in events and audit rows;
+	// a call whose context carries a session id ([ports.WithSession]) is
+	// recorded under that id instead.
 	Session string
 	// Logger receives what the agent must not see (audit write failures).
 	// nil discards.
@@ -69,9 +71,10 @@ func New(d Deps, o Options) *Service {
 
 // span is what a tool call reports to the audit log.
 type span struct {
-	query  *string
-	rows   *int64
-	detail domain.Detail
+	session string // the call's session id (Service.session)
+	query   *string
+	rows    *int64
+	detail  domain.Detail
 
 	// entry builds the call's successful audit entry; a write's
 	// transaction calls it (through seal) just before COMMIT. sealed
@@ -118,7 +121,7 @@ const auditGrace = 500 * time.Millisecond
 // the call fails and its result is withheld: no answer leaves unaudited.
 func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
 	start := s.d.Clock.Now()
-	sp := &span{}
+	sp := &span{session: s.session(ctx)}
 	sp.entry = func() domain.AuditEntry { return s.entry(tool, start, sp, nil) }
 	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout) // counts from arrival
 	defer cancel()
@@ -145,6 +148,15 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 		return "", s.unaudited(err, aerr)
 	}
 	return out, err
+}
+
+// session is the id a call is recorded under: its client session's when
+// the driving adapter set one ([ports.WithSession]), else the process's.
+func (s *Service) session(ctx context.Context) string {
+	if id := ports.SessionFrom(ctx); id != "" {
+		return id
+	}
+	return s.sess
 }
 
 func later(a, b time.Time) time.Time {
@@ -197,7 +209,7 @@ func (s *Service) public(err error) error {
 func (s *Service) entry(tool string, start time.Time, sp *span, err error) domain.AuditEntry {
 	e := domain.AuditEntry{
 		TS:         domain.FormatTS(start),
-		Session:    s.sess,
+		Session:    sp.session,
 		Tool:       tool,
 		Query:      sp.query,
 		OK:         err == nil,

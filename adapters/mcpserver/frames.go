@@ -210,7 +210,10 @@ type wireError struct {
 // answer is the reply to a frame the guard refused, or nil when none is
 // due (a notification or a response). A tool call is audited like any
 // refused call, under the tool it names when this server offers it.
-func (s *Server) answer(r refusal) []byte {
+func (s *Server) answer(r refusal) []byte { return s.answerIn(context.Background(), r) }
+
+// answerIn is answer for a call whose context names its session.
+func (s *Server) answerIn(ctx context.Context, r refusal) []byte {
 	f := r.fields
 	var err error = domain.Errorf(domain.ErrInvalidArgument, "%s", r.reason)
 	if r.call {
@@ -218,7 +221,7 @@ func (s *Server) answer(r refusal) []byte {
 		if !s.offers(tool) {
 			tool = "tools/call"
 		}
-		err = s.tools.Reject(context.Background(), tool, err)
+		err = s.tools.Reject(ctx, tool, err)
 	}
 	if r.silent {
 		return nil

@@ -50,6 +50,11 @@ type Server struct {
 	opts     Options
 	done     chan struct{}
 	shutdown sync.Once
+
+	// sessionIDs, set when the server is served over HTTP, gives each MCP
+	// session its own id for events and audit rows; nil on stdio, where
+	// the process's id is the session's.
+	sessionIDs *sessionIDs
 }
 
 // New returns an MCP server whose tools call tools.
@@ -93,6 +98,21 @@ func (s *Server) callContext(ctx context.Context) (context.Context, context.Canc
 	return ctx, cancel
 }
 
+// sessionContext is ctx carrying the call's own session id when the
+// server serves several sessions (HTTP).
+func (s *Server) sessionContext(ctx context.Context, ss *mcp.ServerSession) context.Context {
+	if s.sessionIDs == nil || ss == nil || ss.ID() == "" {
+		return ctx
+	}
+	return ports.WithSession(ctx, s.sessionIDs.of(ss.ID(), func() map[string]bool {
+		open := map[string]bool{}
+		for o := range s.Sessions() {
+			open[o.ID()] = true
+		}
+		return open
+	}))
+}
+
 // handler is a typed tool body: it receives the decoded arguments.
 type handler[In any] func(ctx context.Context, in In) (string, error)
 
@@ -115,6 +135,7 @@ func add[In any](s *Server, tools ports.Tools, t *mcp.Tool, initial In, patch fu
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
+		ctx = s.sessionContext(ctx, req.Session)
 		in := initial
 		if err := decode(req.Params.Arguments, &in, schema); err != nil {
 			return result("", tools.Reject(ctx, t.Name, err)), nil

@@ -91,17 +91,3 @@ func resolveMissing(path string) (string, error) {
 		path = path[:i]
 	}
 }
-
-// absKeepDots makes path absolute without cleaning it by text: after a
-// symbolic link, "link/../x.db" is the x.db beside the link's target, as
-// the system and SQLite resolve it, not the one beside the link.
-func absKeepDots(path string) (string, error) {
-	if filepath.IsAbs(path) {
-		return path, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return wd + string(filepath.Separator) + path, nil
-}

@@ -7,8 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -70,8 +68,15 @@ type Config struct {
 	RepairServerObjects bool
 	// ShowVersion asks for the version line and nothing else.
 	ShowVersion bool
-	// ShowHelp asks for [usageText] and nothing else.
+	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
 	ShowHelp bool
+	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore);
+	// "" serves MCP. Args are its positional arguments and CLI its options.
+	Command string
+	Args    []string
+	CLI     cliOptions
+	// HTTP is the HTTP transport's configuration (http.go).
+	HTTP HTTPConfig
 	// Replicate is the Litestream replica URL, "" for none (replicate.go).
 	Replicate string
 	// ReplicateSync is the time between syncs to the replica.
@@ -131,6 +136,7 @@ type settings struct {
 	snapshots, maxRequestBytes      rawValue
 	maxCalls, maxSQLiteHeap         rawValue
 	maxSearches, maxSearchValue     rawValue
+	http                            httpSettings
 	replicate                       replicateSettings
 }
 
@@ -203,6 +209,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
+	registerHTTPFlags(fs, &s.http, getenv)
 	return fs
 }
 
@@ -235,16 +242,17 @@ func envBool(s string) bool {
 func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	var s settings
 	fs := newFlagSet(&s, getenv)
-	if err := fs.Parse(args); err != nil {
-		// flag's own messages are one line and name the flag.
-		return Config{}, usagef("%v (see --help)", err)
+	cmd, args := commandOf(args)
+	rest, err := parseCommandLine(fs, cmd, &s.cfg, args)
+	if err != nil {
+		return Config{}, err
 	}
-	if fs.NArg() > 0 {
-		return Config{}, usagef("unexpected argument %q: every setting is a flag (see --help)", fs.Arg(0))
+	if cmd == nil && len(rest) > 0 {
+		return Config{}, usagef("unexpected argument %q: every setting is a flag, and the subcommands are %s (see --help)", rest[0], commandNames())
 	}
 	cfg := s.cfg
 	if cfg.ShowHelp || cfg.ShowVersion {
-		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Limits: domain.DefaultLimits()}, nil
+		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Limits: domain.DefaultLimits()}, nil
 	}
 
 	if v := getenv(envReadOnly); v != "" {
@@ -271,7 +279,7 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		*f.dst = n
 	}
 
-	if s.db == "" {
+	if s.db == "" && (cmd == nil || !cmd.noDB) {
 		return Config{}, usagef("--db PATH is required (or set %s)", envDB)
 	}
 	if err := cfg.Limits.Validate(); err != nil {
@@ -279,9 +287,10 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 
 	home := homeDir(getenv)
-	var err error
-	if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
-		return Config{}, fmt.Errorf("resolve --db: %v", err)
+	if s.db != "" {
+		if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
+			return Config{}, fmt.Errorf("resolve --db: %v", err)
+		}
 	}
 	if s.auditDB != "" {
 		if cfg.AuditDB, err = absKeepDots(expandHome(s.auditDB, home)); err != nil {
@@ -290,6 +299,9 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		// run compares it with the database by identity (checkAuditPath).
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
+	if cfg.HTTP, err = parseHTTP(&s.http, getenv); err != nil {
+		return Config{}, err
+	}
 	if err := s.replicate.apply(&cfg); err != nil {
 		return Config{}, err
 	}
@@ -342,32 +354,6 @@ func homeDir(getenv func(string) string) string {
 		return h
 	}
 	return ""
-}
-
-// expandHome expands a leading ~ or ~user the way Python's
-// os.path.expanduser does; a path it cannot expand is returned unchanged.
-func expandHome(p, home string) string {
-	if !strings.HasPrefix(p, "~") {
-		return p
-	}
-	name, tail := p[1:], ""
-	if i := strings.IndexAny(name, "/"+string(filepath.Separator)); i >= 0 {
-		name, tail = name[:i], name[i:]
-	}
-	if name != "" {
-		u, err := user.Lookup(name)
-		if err != nil {
-			return p
-		}
-		home = u.HomeDir
-	}
-	if home == "" {
-		return p
-	}
-	if out := strings.TrimRight(home, "/"+string(filepath.Separator)) + tail; out != "" {
-		return out
-	}
-	return string(filepath.Separator)
 }
 
 // usageText is the --help text. It goes to stderr like everything else the
@@ -435,7 +421,10 @@ wins over its variable, and an empty variable counts as unset.
   -h, --help                print this help and exit
 
 Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag VALUE.
-`, progName, envDB, envReadOnly, envAuditDB,
+
+Commands for people, on the same file while a server runs (each with --help):
+  %[1]s verify|resume|log|snapshots|call --db PATH ...
+`+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,

@@ -51,6 +51,12 @@ func (r *replicateSettings) apply(cfg *Config) error {
 	if r.urlFromEnvironment {
 		from = envReplicate
 	}
+	if cfg.Command != "" {
+		// A subcommand never replicates; one that writes still leaves the
+		// checkpoints to Litestream (wire's NoAutoCheckpoint).
+		cfg.Replicate = r.url
+		return nil
+	}
 	if cfg.ReadOnly {
 		return usagef("%s cannot be combined with --read-only: a read-only server writes nothing, so it has nothing to replicate; "+
 			"replicate from the server that writes this database", from)
@@ -108,6 +114,7 @@ Replication with Litestream (README "Sharing and surviving"):
                             ` + envReplicateSync + ` or ` + envLitestreamSync + `
 
   ` + progName + ` restore --from URL --to PATH [--at TIME]
-                            restore a replica into a new file (see restore -h)
+                            restore a replica into a new file, verified (see
+                            ` + progName + ` restore --help)
 `
 }

@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,53 +22,52 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// restoreCommand is the subcommand's name: mcp-sqlite-memory restore ...
-const restoreCommand = "restore"
+// restoreCommand restores a Litestream replica into a new file. Unlike the
+// other subcommands it works on no --db: the database it makes is --to.
+var restoreCommand = &command{
+	name:    "restore",
+	args:    "--from URL --to PATH [--at TIME]",
+	summary: "Restores a Litestream replica (written by a server run with --replicate) into a new\ndatabase file, then checks it: PRAGMA integrity_check and the memory chain\n(verify_chain) must pass, or the file is not kept.",
+	help: `  --from URL                the replica: file:///folder or s3://bucket/path, as
+                            given to --replicate (credentials and endpoint from
+                            the same variables)
+  --to PATH                 the new database file; refused if it (or its -wal,
+                            -shm or -journal file) exists
+  --at TIME                 the state at this instant instead of the latest: RFC
+                            3339, e.g. 2026-12-01T15:04:05Z or
+                            2026-12-01T15:04:05.250+01:00 (the last transaction
+                            the replica recorded before it)
+  -v                        Litestream's debug logging on stderr
+  --json                    {"restored": PATH, "from": URL, "at": TIME or null,
+                            "events": N, "memory": true or false}
+`,
+	flags: func(fs *flag.FlagSet, o *cliOptions) {
+		fs.StringVar(&o.From, "from", "", "")
+		fs.StringVar(&o.To, "to", "", "")
+		fs.StringVar(&o.At, "at", "", "")
+	},
+	run:  runRestore,
+	noDB: true,
+}
 
-// restoreUsage is `restore -h`.
-const restoreUsage = `Usage: ` + progName + ` restore --from URL --to PATH [--at TIME]
-
-Restore a Litestream replica (written by a server run with --replicate) into a
-new database file, then check it: PRAGMA integrity_check and the memory chain
-(verify_chain) must pass, or the file is not kept.
-
-  --from URL   the replica: file:///folder or s3://bucket/path, as given
-               to --replicate (credentials and endpoint from the same
-               variables)
-  --to PATH    the new database file; refused if it (or its -wal, -shm or
-               -journal file) exists
-  --at TIME    restore the state at this instant instead of the latest:
-               RFC 3339, e.g. 2026-12-01T15:04:05Z or
-               2026-12-01T15:04:05.250+01:00 (the last transaction the
-               replica recorded before it)
-  -v           Litestream's debug logging on stderr
-`
+// restoreJSON is restore's --json answer.
+type restoreJSON struct {
+	Restored string  `json:"restored"`
+	From     string  `json:"from"`
+	At       *string `json:"at"`
+	Events   int64   `json:"events"`
+	Memory   bool    `json:"memory"`
+}
 
 // runRestore is the restore subcommand. It prints one summary line on
 // stdout when the restored file is in place and verified.
-func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(progName+" "+restoreCommand, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var from, to, at string
-	var verbose, help bool
-	fs.StringVar(&from, "from", "", "")
-	fs.StringVar(&to, "to", "", "")
-	fs.StringVar(&at, "at", "", "")
-	fs.BoolVar(&verbose, "v", false, "")
-	fs.BoolVar(&help, "h", false, "")
-	fs.BoolVar(&help, "help", false, "")
-	if err := fs.Parse(args); err != nil {
-		return usagef("restore: %v (see restore -h)", err)
-	}
-	if help {
-		_, err := io.WriteString(stderr, restoreUsage)
+func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("restore: unexpected argument %q; every setting is a flag (see restore -h)", fs.Arg(0))
-	}
+	from, to, at := cfg.CLI.From, cfg.CLI.To, cfg.CLI.At
 	if from == "" || to == "" {
-		return usagef("restore needs --from URL and --to PATH (see restore -h)")
+		return usagef("restore needs --from URL and --to PATH (see %s restore --help)", progName)
 	}
 	if err := litestream.CheckURL(from); err != nil {
 		return usagef("restore: invalid --from: %v", err)
@@ -93,11 +91,7 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return fmt.Errorf("restore: create the folder of --to: %w", err)
 	}
-	level := slog.LevelWarn
-	if verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := cliLogger(cfg, stderr)
 
 	// Restore beside the destination under a private name, verify, and only
 	// then give it the name asked for, so a damaged or half-written file is
@@ -109,27 +103,40 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := litestream.Restore(ctx, from, tmp, when, log); err != nil {
 		return err
 	}
-	report, err := verifyRestored(ctx, tmp)
+	events, memory, err := verifyRestored(ctx, tmp)
 	if err != nil {
 		return fmt.Errorf("restore: the restored database failed verification and was not kept: %w", err)
 	}
 	if err := placeNew(tmp, dest); err != nil {
 		return err
 	}
+	if cfg.CLI.JSON {
+		res := restoreJSON{Restored: dest, From: litestream.Redact(from), Events: events, Memory: memory}
+		if !when.IsZero() {
+			s := when.UTC().Format(time.RFC3339Nano)
+			res.At = &s
+		}
+		return printJSON(stdout, res)
+	}
 	point := "latest state"
 	if !when.IsZero() {
 		point = "state at " + when.UTC().Format(time.RFC3339Nano)
 	}
-	_, err = fmt.Fprintf(stdout, "restored %s (%s) to %s: integrity_check ok, %s\n", litestream.Redact(from), point, dest, report)
+	chain := "no memory chain in this database"
+	if memory {
+		chain = fmt.Sprintf("verify_chain ok (%d events)", events)
+	}
+	_, err = fmt.Fprintf(stdout, "restored %s (%s) to %s: integrity_check ok, %s\n", litestream.Redact(from), point, dest, chain)
 	return err
 }
 
 // verifyRestored opens the file read-only and runs integrity_check and the
-// chain verification; it returns a short report of the chain.
-func verifyRestored(ctx context.Context, path string) (string, error) {
+// chain verification; memory is false for a database without the memory
+// tables (a replica of some other database).
+func verifyRestored(ctx context.Context, path string) (events int64, memory bool, err error) {
 	store, err := sqlite.Open(ctx, path, sqlite.Options{ReadOnly: true})
 	if err != nil {
-		return "", err
+		return 0, false, err
 	}
 	defer store.Close()
 	var problems []string
@@ -140,35 +147,28 @@ func verifyRestored(ctx context.Context, path string) (string, error) {
 		return len(problems) < 5
 	})
 	if err != nil {
-		return "", fmt.Errorf("integrity_check: %w", err)
+		return 0, false, fmt.Errorf("integrity_check: %w", err)
 	}
 	if len(problems) > 0 {
-		return "", fmt.Errorf("integrity_check: %s", strings.Join(problems, "; "))
+		return 0, false, fmt.Errorf("integrity_check: %s", strings.Join(problems, "; "))
 	}
-	memory, err := store.Available(ctx)
-	if err != nil {
-		return "", err
-	}
-	if !memory {
-		return "no memory chain in this database", nil
+	if memory, err = store.Available(ctx); err != nil || !memory {
+		return 0, false, err
 	}
 	svc := app.New(app.Deps{Statements: store, Catalog: store, Memory: store, Audit: jsonlog.New(io.Discard), Clock: systemClock{}, Search: regexp2.New()},
 		app.Options{Limits: domain.DefaultLimits(), Session: newSession(time.Now())})
 	out, err := svc.VerifyChain(ctx, "")
 	if err != nil {
-		return "", fmt.Errorf("verify_chain: %w", err)
+		return 0, true, fmt.Errorf("verify_chain: %w", err)
 	}
-	var res struct {
-		OK     bool  `json:"ok"`
-		Events int64 `json:"events"`
-	}
+	var res verifyJSON
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		return "", fmt.Errorf("verify_chain answered %q: %w", out, err)
+		return 0, true, fmt.Errorf("verify_chain answered %q: %w", out, err)
 	}
 	if !res.OK {
-		return "", fmt.Errorf("verify_chain: %s", out)
+		return 0, true, fmt.Errorf("verify_chain: %s", out)
 	}
-	return fmt.Sprintf("verify_chain ok (%d events)", res.Events), nil
+	return res.Events, true, nil
 }
 
 // placeNew gives the verified file at tmp the name dest without ever

@@ -159,13 +159,19 @@ type corpusEnv struct {
 // TestRefusalsAreAuditedInQueryLog runs with the real audit sink.
 func fresh(t *testing.T) *corpusEnv {
 	t.Helper()
+	return freshWith(t, corpusLimits())
+}
+
+// freshWith is fresh with other limits.
+func freshWith(t *testing.T, limits domain.Limits) *corpusEnv {
+	t.Helper()
 	src := seededTemplate(t)
 	data, err := os.ReadFile(src)
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "test.db")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	rec := &auditRecorder{}
-	env := harness.New(t, harness.Config{DBPath: path, Limits: corpusLimits(), Audit: rec})
+	env := harness.New(t, harness.Config{DBPath: path, Limits: limits, Audit: rec})
 	return &corpusEnv{Env: env, outside: t.TempDir(), audit: rec}
 }
 

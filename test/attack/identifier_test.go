@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -153,10 +154,15 @@ func TestArgumentTricks(t *testing.T) {
 	calls = append(calls, describeCalls()...)
 	calls = append(calls, searchCalls()...)
 	calls = append(calls, createViewCalls()...)
+	// No case here runs away, so the deadline only has to outlast a loaded
+	// machine: dozens of parallel searches under the race detector went past
+	// the corpus's 1 s deadline now and then.
+	limits := corpusLimits()
+	limits.QueryTimeout = 10 * time.Second
 	for _, c := range calls {
 		t.Run(c.name+"/"+caseName(argSummary(c.args)), func(t *testing.T) {
 			t.Parallel()
-			env := fresh(t)
+			env := freshWith(t, limits)
 			in := inspect(t, env)
 			before := in.snapshot(t)
 			text, isErr := env.Call(t, c.name, c.args)

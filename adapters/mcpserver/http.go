@@ -1,0 +1,334 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// HTTPOptions configure the Streamable HTTP front end.
+type HTTPOptions struct {
+	// Token is the bearer token every /mcp request must carry; "" means
+	// no authentication (allowed only on a loopback address, which the
+	// caller checks).
+	Token string
+	// Hosts are the host names (no port) allowed in the Host header and in
+	// the Origin header, besides loopback names: the bound address's host
+	// and the names given with --allowed-hosts.
+	Hosts []string
+	// MaxSessions bounds the MCP sessions open at once; <= 0 means 16.
+	MaxSessions int
+	// IdleTimeout closes a session that sends no request for this long;
+	// <= 0 never closes one.
+	IdleTimeout time.Duration
+}
+
+// HTTPHandler serves MCP over Streamable HTTP at /mcp with the SDK's own
+// handler, and GET /healthz. In front of the SDK it checks, in order: the
+// Host and Origin headers (DNS rebinding), the bearer token, the body size,
+// the frame rules of the stdio guard (classify) and the session limit.
+// Every refused request gets a status and a body that says what to do, and
+// nothing runs.
+type HTTPHandler struct {
+	s        *Server
+	sdk      *mcp.StreamableHTTPHandler
+	opts     HTTPOptions
+	token    [sha256.Size]byte
+	hosts    map[string]bool
+	mux      *http.ServeMux
+	posts    atomic.Int64 // POST requests in flight (Drain)
+	newSess  atomic.Int64 // POSTs in flight that may open a session
+	sessions *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
+}
+
+var _ http.Handler = (*HTTPHandler)(nil)
+
+// HTTPHandler returns the server's HTTP front end. Every MCP session it
+// opens shares the server's tools and so the core's process-wide bounds
+// (call and search slots, SQLite's heap, the write lock, the audit
+// commits); each gets its own session id for events and audit rows.
+func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 16
+	}
+	max := s.opts.Limits.MaxRequestBytes
+	if max <= 0 {
+		max = domain.DefaultLimits().MaxRequestBytes
+	}
+	h := &HTTPHandler{s: s, opts: o, token: sha256.Sum256([]byte(o.Token)), hosts: map[string]bool{}, sessions: newSessionIDs()}
+	for _, n := range o.Hosts {
+		if n = normHost(n); n != "" {
+			h.hosts[n] = true
+		}
+	}
+	s.sessionIDs = h.sessions
+	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      o.IdleTimeout,
+		MaxRequestBodyBytes: int64(max),
+		Logger:              s.opts.Logger,
+		// Our own Host check (checkHost) is this one's superset, and
+		// unlike it lets --allowed-hosts through on a loopback listener.
+		DisableLocalhostProtection: len(h.hosts) > 0,
+	})
+	h.mux = http.NewServeMux()
+	h.mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			httpRefuse(w, r, http.StatusMethodNotAllowed, "/healthz answers GET only")
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	h.mux.HandleFunc("/mcp", h.serveMCP)
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpRefuse(w, r, http.StatusNotFound, "not found: MCP is served at /mcp (and GET /healthz)")
+	})
+	return h
+}
+
+// ServeHTTP checks Host and Origin on every path, then routes.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if why := h.checkHost(r); why != "" {
+		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusForbidden, "why", why)
+		httpRefuse(w, r, http.StatusForbidden, why)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if !h.authorized(r) {
+		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusUnauthorized, "why", "missing or wrong bearer token")
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+Name+`"`)
+		httpRefuse(w, r, http.StatusUnauthorized, "unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
+		return
+	}
+	if r.Method != http.MethodPost {
+		h.sdk.ServeHTTP(w, r)
+		return
+	}
+	h.posts.Add(1)
+	defer h.posts.Add(-1)
+	body, ok := h.readBody(w, r)
+	if !ok {
+		return
+	}
+	rule := classify(bytes.TrimSpace(body), h.s.offers)
+	if !rule.pass {
+		h.answerRefusal(w, r, rule.r)
+		return
+	}
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+		done := h.sessions.busy(sid)
+		defer done()
+	} else if req, ok := rule.msg.(*jsonrpc.Request); ok && req.Method == methodInitialize && !h.admit(w, r) {
+		// Only initialize opens a session that stays; the SDK closes any
+		// other one at once, so nothing else may close an idle session.
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	h.sdk.ServeHTTP(w, r)
+	if r.Header.Get("Mcp-Session-Id") == "" {
+		if sid := w.Header().Get("Mcp-Session-Id"); sid != "" {
+			h.sessions.opened(sid) // its activity starts now
+		}
+	}
+}
+
+// admit makes room for a new session: at --max-sessions open, it closes
+// the one idle longest (no request in flight), as its idle timeout would
+// later; when every session is busy it refuses with 503.
+func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
+	n := h.newSess.Add(1)
+	defer h.newSess.Add(-1)
+	var open []*mcp.ServerSession
+	for ss := range h.s.Sessions() {
+		open = append(open, ss)
+	}
+	h.sessions.prune(open)
+	for len(open)+int(n) > h.opts.MaxSessions {
+		victim := h.sessions.idlest(open)
+		if victim == nil {
+			w.Header().Set("Retry-After", "5")
+			httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open and busy (--max-sessions); retry when one is done, or raise --max-sessions", len(open)))
+			return false
+		}
+		h.s.opts.Log.Warn("closed the session idle longest to open a new one (--max-sessions)", "session", h.sessions.lookup(victim.ID()), "max_sessions", h.opts.MaxSessions)
+		_ = victim.Close()
+		open = slices.DeleteFunc(open, func(ss *mcp.ServerSession) bool { return ss == victim })
+	}
+	return true
+}
+
+// maxScanBytes bounds how much of an oversized body is scanned for its id
+// and tool before it is answered anyway.
+const maxScanBytes = 64 << 20
+
+// methodInitialize opens an MCP session.
+const methodInitialize = "initialize"
+
+// bodyTimeout bounds the time a request body may take to arrive.
+const bodyTimeout = 30 * time.Second
+
+// readBody reads the whole body, at most --max-request-bytes of it. A
+// larger one is refused with 413, as the stdio guard refuses an oversized
+// frame: the rest is scanned in constant memory for its id and tool, a
+// tools/call is audited, and the answer is a JSON-RPC error under the
+// request's id, so the client shows the reason and keeps its session.
+func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	max := int64(h.s.opts.Limits.MaxRequestBytes)
+	if max <= 0 {
+		max = int64(domain.DefaultLimits().MaxRequestBytes)
+	}
+	// A body that trickles in would hold its goroutine and the shutdown
+	// drain; the headers have their own bound (http.Server).
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
+	defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	if err != nil {
+		httpRefuse(w, r, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+		return nil, false
+	}
+	if int64(len(body)) <= max {
+		return body, true
+	}
+	var sc frameScanner
+	sc.feed(body)
+	n, _ := io.Copy(scanWriter{&sc}, io.LimitReader(r.Body, maxScanBytes))
+	size := int64(len(body)) + n
+	h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "bytes", size, "limit", max)
+	rf := sc.fields().refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("request is %d bytes or more, over the server's limit of %d bytes (--max-request-bytes); nothing was run. "+
+		"Send less per call (split the content or the statement into several calls), or start the server with a larger --max-request-bytes", size, max))
+	rf.toolError = false                  // an HTTP error status carries a JSON-RPC error
+	w.Header().Set("Connection", "close") // the rest of the body is not read
+	if rf.fields.id == nil {
+		if rf.call {
+			h.s.answerIn(h.sessionContext(r), rf) // audited all the same
+		}
+		httpRefuse(w, r, http.StatusRequestEntityTooLarge, rf.reason)
+		return nil, false
+	}
+	reply := h.s.answerIn(h.sessionContext(r), rf)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusRequestEntityTooLarge)
+	_, _ = w.Write(reply)
+	return nil, false
+}
+
+// scanWriter feeds a frameScanner.
+type scanWriter struct{ s *frameScanner }
+
+func (sw scanWriter) Write(p []byte) (int, error) {
+	sw.s.feed(p)
+	return len(p), nil
+}
+
+// sessionContext is the request's context naming its MCP session's audit
+// id, when the session has one.
+func (h *HTTPHandler) sessionContext(r *http.Request) context.Context {
+	if id := h.sessions.lookup(r.Header.Get("Mcp-Session-Id")); id != "" {
+		return ports.WithSession(r.Context(), id)
+	}
+	return r.Context()
+}
+
+// answerRefusal answers a POST body the stdio guard would refuse, the way
+// the guard answers it: a tool call as a tool error (audited under the
+// request's session), anything else as a JSON-RPC error.
+func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf refusal) {
+	reply := h.s.answerIn(h.sessionContext(r), rf)
+	if reply == nil {
+		httpRefuse(w, r, http.StatusBadRequest, "refused: "+rf.reason)
+		return
+	}
+	// An answer under the request's id is the request's answer, as the SDK
+	// would give it (200); one under id null says the message was not
+	// understood (400).
+	status := http.StatusBadRequest
+	if rf.fields.id != nil {
+		status = http.StatusOK
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(reply)
+}
+
+// authorized compares the bearer token in constant time (SHA-256 of both,
+// so not even the length leaks).
+func (h *HTTPHandler) authorized(r *http.Request) bool {
+	if h.opts.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	return subtle.ConstantTimeCompare(sum[:], h.token[:]) == 1
+}
+
+// Drain waits until no POST request is in flight (every tool call has
+// been answered), or ctx ends. The caller has stopped accepting
+// connections first.
+func (h *HTTPHandler) Drain(ctx context.Context) error {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for h.posts.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+// CloseSessions ends every MCP session, which ends their event streams.
+func (h *HTTPHandler) CloseSessions() {
+	var open []*mcp.ServerSession
+	for ss := range h.s.Sessions() {
+		open = append(open, ss)
+	}
+	for _, ss := range open {
+		_ = ss.Close()
+	}
+}
+
+// httpRefuse writes a refusal: to a POST, a JSON-RPC error (id null; MCP
+// clients show its message and keep the session), otherwise plain text.
+func httpRefuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	text := strconv.Itoa(status) + " " + http.StatusText(status) + ": " + msg
+	if r.Method == http.MethodPost {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(wireReply{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &wireError{Code: jsonrpc.CodeInvalidRequest, Message: text}}) == nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			_, _ = w.Write(b.Bytes())
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, text+"\n")
+}

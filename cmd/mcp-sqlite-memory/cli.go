@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+)
+
+// cliOptions are the subcommands' own flags; each subcommand registers only
+// the ones it reads.
+type cliOptions struct {
+	JSON         bool   // every subcommand: --json
+	Failures     bool   // log: --failures
+	Tool         string // log: --tool
+	Limit        int    // log: --limit
+	Since        string // log: --since
+	MaxEvents    int    // resume: --max-events (0: the tool's default)
+	ExcludeKinds string // resume: --exclude-kinds
+	To           string // snapshots restore, restore: --to
+	Over         bool   // snapshots restore: --over
+	From         string // restore: --from
+	At           string // restore: --at
+}
+
+// command is one CLI subcommand of the binary.
+type command struct {
+	name, args, summary string
+	// flags registers the subcommand's own flags.
+	flags func(fs *flag.FlagSet, o *cliOptions)
+	// run does the work; cfg is complete and validated.
+	run func(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error
+	// help is the text after the usage line.
+	help string
+	// noDB marks a subcommand that works on no --db (restore makes a new file).
+	noDB bool
+}
+
+// commands are the subcommands in the order --help lists them. It is filled
+// in init because the run functions refer to the help texts.
+var commands []*command
+
+func init() {
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand}
+}
+
+// commandOf splits off a leading subcommand name; nil means serve.
+func commandOf(args []string) (*command, []string) {
+	if len(args) > 0 {
+		for _, c := range commands {
+			if args[0] == c.name {
+				return c, args[1:]
+			}
+		}
+	}
+	return nil, args
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseCommandLine parses args with fs. For a subcommand it registers the
+// subcommand's flags too and lets flags and arguments mix
+// (`snapshots restore NAME --to PATH`); a lone "--" ends the flags. It
+// returns the positional arguments.
+func parseCommandLine(fs *flag.FlagSet, cmd *command, cfg *Config, args []string) ([]string, error) {
+	see := "see --help"
+	if cmd != nil {
+		see = "see " + progName + " " + cmd.name + " --help"
+		cfg.Command = cmd.name
+		fs.BoolVar(&cfg.CLI.JSON, "json", false, "")
+		if cmd.flags != nil {
+			cmd.flags(fs, &cfg.CLI)
+		}
+	}
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			// flag's own messages are one line and name the flag.
+			return nil, usagef("%v (%s)", err, see)
+		}
+		consumed := len(args) - len(fs.Args())
+		ended := consumed > 0 && args[consumed-1] == "--" // flag drops the "--" that ends the flags
+		args = fs.Args()
+		if len(args) == 0 || cmd == nil || ended {
+			rest = append(rest, args...)
+			break
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+	cfg.Args = rest
+	return rest, nil
+}
+
+// runCommand runs the subcommand cfg names.
+func runCommand(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+	cmd, _ := commandOf([]string{cfg.Command})
+	if cmd == nil {
+		return usagef("unknown subcommand %q: the subcommands are %s", cfg.Command, commandNames())
+	}
+	return cmd.run(ctx, cfg, stdin, stdout, stderr)
+}
+
+// commandUsage is a subcommand's --help text.
+func commandUsage(name string) string {
+	cmd, _ := commandOf([]string{name})
+	if cmd == nil {
+		return usageText()
+	}
+	if cmd.noDB {
+		return fmt.Sprintf("Usage: %s %s %s\n\n%s\n\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
+			"Exit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.\n"
+	}
+	return fmt.Sprintf("Usage: %s %s [--db PATH] %s\n\n%s\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
+		`  --json                    print one JSON document instead of plain text
+  --db PATH                 the database (or MCP_SQLITE_DB); every server flag and
+                            variable applies as well (see ` + progName + ` --help)
+
+It works while a server runs on the same file: reads never block the server,
+and anything that writes waits for the server's write lock like a tool call.
+Exit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.
+`
+}
+
+// cliLogger is the subcommands' logger: warnings only, unless -v.
+func cliLogger(cfg Config, stderr io.Writer) *slog.Logger {
+	level := slog.LevelWarn
+	if cfg.Verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// exitStatus ends the program with a status and nothing more printed: the
+// subcommand has already said everything on stdout.
+type exitStatus int
+
+// Error is never printed (see exitCode).
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// needExisting refuses to work on a database that does not exist: a
+// subcommand must never create a file because of a mistyped --db.
+func needExisting(cfg Config) error {
+	info, err := os.Stat(cfg.DBPath)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return usagef("no database at %s: check --db (or %s); the subcommands never create one", cfg.DBPath, envDB)
+	case err != nil:
+		return fmt.Errorf("cannot read --db %s: %w", cfg.DBPath, err)
+	case info.IsDir():
+		return usagef("--db %s is a folder: name the database file", cfg.DBPath)
+	}
+	return nil
+}
+
+// argCount checks the number of positional arguments.
+func argCount(cfg Config, min, max int) error {
+	if n := len(cfg.Args); n < min || n > max {
+		return usagef("%s %s takes %s, got %d argument(s) (see %s %s --help)", progName, cfg.Command, commandArgs(cfg.Command), n, progName, cfg.Command)
+	}
+	return nil
+}
+
+func commandArgs(name string) string {
+	cmd, _ := commandOf([]string{name})
+	if cmd == nil || cmd.args == "" {
+		return "no arguments"
+	}
+	return cmd.args
+}
+
+// printJSON writes v as one indented JSON document.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+)
+
+var verifyCommand = &command{
+	name:    "verify",
+	summary: "Recomputes every hash of the memory chain and reports the first break.",
+	help: `Exit status 1 when the chain is broken (or cannot be checked), 0 when it is intact.
+The check is verify_chain's, audited like a tool call.
+
+  --json                    verify_chain's own object:
+                            {"ok": true, "events": N, "head_id": ID, "head_hash": HASH}
+                            plus "break_at_id" and "reason" when broken
+`,
+	run: runVerify,
+}
+
+// verifyJSON is verify_chain's result object.
+type verifyJSON struct {
+	OK       bool   `json:"ok"`
+	Events   int64  `json:"events"`
+	HeadID   int64  `json:"head_id"`
+	HeadHash string `json:"head_hash"`
+	BreakAt  int64  `json:"break_at_id"`
+	Reason   string `json:"reason"`
+}
+
+func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+	if err := argCount(cfg, 0, 0); err != nil {
+		return err
+	}
+	if err := needExisting(cfg); err != nil {
+		return err
+	}
+	res, err := callTool(ctx, cfg, stderr, "verify_chain", json.RawMessage(`{}`))
+	if err != nil {
+		return err
+	}
+	if !res.OK {
+		return printResult(cfg, res, stdout, stderr)
+	}
+	var v verifyJSON
+	if err := json.Unmarshal([]byte(res.Text), &v); err != nil {
+		return fmt.Errorf("verify_chain answered something unexpected (%v): %s", err, res.Text)
+	}
+	if cfg.CLI.JSON {
+		_, err = fmt.Fprintln(stdout, res.Text)
+	} else if v.OK {
+		_, err = fmt.Fprintf(stdout, "chain ok: %d events, head #%d %s\n", v.Events, v.HeadID, v.HeadHash)
+	} else {
+		_, err = fmt.Fprintf(stdout, "chain BROKEN at event #%d: %s\n%d events; the last good one is #%d %s\n",
+			v.BreakAt, v.Reason, v.Events, v.HeadID, v.HeadHash)
+	}
+	if err != nil {
+		return err
+	}
+	if !v.OK {
+		return exitStatus(1)
+	}
+	return nil
+}
+
+var resumeCommand = &command{
+	name:    "resume",
+	summary: "Prints what an agent gets from get_resume_context: the latest checkpoint and the events since.",
+	help: `The call is get_resume_context's, audited like a tool call.
+
+  --max-events N            most events to show (default: the tool's)
+  --exclude-kinds K1,K2     event kinds to leave out
+  --json                    {"tool": "get_resume_context", "ok": BOOL, "text": TEXT}
+`,
+	flags: func(fs *flag.FlagSet, o *cliOptions) {
+		fs.IntVar(&o.MaxEvents, "max-events", 0, "")
+		fs.StringVar(&o.ExcludeKinds, "exclude-kinds", "", "")
+	},
+	run: runResume,
+}
+
+func runResume(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+	if err := argCount(cfg, 0, 0); err != nil {
+		return err
+	}
+	if err := needExisting(cfg); err != nil {
+		return err
+	}
+	args := map[string]any{}
+	if cfg.CLI.MaxEvents != 0 {
+		args["max_events"] = cfg.CLI.MaxEvents
+	}
+	if cfg.CLI.ExcludeKinds != "" {
+		args["exclude_kinds"] = cfg.CLI.ExcludeKinds
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	res, err := callTool(ctx, cfg, stderr, "get_resume_context", raw)
+	if err != nil {
+		return err
+	}
+	return printResult(cfg, res, stdout, stderr)
+}

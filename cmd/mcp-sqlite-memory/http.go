@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// Environment variables of the HTTP transport.
+const (
+	envHTTP          = "MCP_SQLITE_HTTP"
+	envAuthTokenFile = "MCP_SQLITE_AUTH_TOKEN_FILE"
+	envAuthToken     = "MCP_SQLITE_AUTH_TOKEN"
+	envAllowedHosts  = "MCP_SQLITE_ALLOWED_HOSTS"
+	envMaxSessions   = "MCP_SQLITE_MAX_SESSIONS"
+	envSessionIdle   = "MCP_SQLITE_SESSION_IDLE_TIMEOUT"
+)
+
+// Defaults of the HTTP transport.
+const (
+	defaultMaxSessions = 16
+	defaultSessionIdle = 30 * time.Minute
+	// minTokenBytes is the shortest bearer token accepted: a guessable
+	// token is no lock.
+	minTokenBytes = 16
+	// shutdownGrace is how long calls in flight get, beyond the query
+	// timeout, to finish when the server is asked to stop.
+	shutdownGrace = 2 * time.Second
+)
+
+// HTTPConfig is the HTTP transport's part of the configuration.
+type HTTPConfig struct {
+	// Addr is the address to listen on; "" serves stdio.
+	Addr string
+	// Token is the bearer token (from the file or the variable), "" for
+	// none. Never logged.
+	Token string
+	// TokenSource names where the token came from, for messages.
+	TokenSource string
+	// AllowedHosts are extra host names allowed in Host and Origin.
+	AllowedHosts []string
+	// MaxSessions bounds the MCP sessions open at once.
+	MaxSessions int
+	// SessionIdle closes a session idle this long.
+	SessionIdle time.Duration
+}
+
+// httpSettings are the HTTP flags as given.
+type httpSettings struct {
+	addr, tokenFile, hosts   string
+	maxSessions, sessionIdle rawValue
+}
+
+// registerHTTPFlags adds the HTTP flags to fs, their variables as defaults.
+func registerHTTPFlags(fs *flag.FlagSet, s *httpSettings, getenv func(string) string) {
+	fs.StringVar(&s.addr, "http", getenv(envHTTP), "")
+	fs.StringVar(&s.tokenFile, "auth-token-file", getenv(envAuthTokenFile), "")
+	fs.StringVar(&s.hosts, "allowed-hosts", getenv(envAllowedHosts), "")
+	for _, n := range []struct {
+		v         *rawValue
+		flag, env string
+	}{{&s.maxSessions, "max-sessions", envMaxSessions}, {&s.sessionIdle, "session-idle-timeout", envSessionIdle}} {
+		n.v.flag = n.flag
+		if t := getenv(n.env); t != "" {
+			n.v.text, n.v.source = t, n.env
+		}
+		fs.Var(n.v, n.flag, "")
+	}
+}
+
+// parseHTTP turns the HTTP settings into an HTTPConfig. The token file is
+// read here, so a bad one stops the start with one line.
+func parseHTTP(s *httpSettings, getenv func(string) string) (HTTPConfig, error) {
+	c := HTTPConfig{Addr: strings.TrimSpace(s.addr), MaxSessions: defaultMaxSessions, SessionIdle: defaultSessionIdle}
+	if s.maxSessions.source != "" {
+		n, err := parseInt(&s.maxSessions)
+		if err != nil {
+			return c, err
+		}
+		if n < 1 {
+			return c, usagef("invalid value %q for %s: want at least 1", s.maxSessions.text, s.maxSessions.source)
+		}
+		c.MaxSessions = n
+	}
+	if s.sessionIdle.source != "" {
+		d, err := parseSeconds(&s.sessionIdle)
+		if err != nil {
+			return c, err
+		}
+		if d <= 0 {
+			return c, usagef("invalid value %q for %s: want a positive number of seconds", s.sessionIdle.text, s.sessionIdle.source)
+		}
+		c.SessionIdle = d
+	}
+	for _, h := range strings.Split(s.hosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			c.AllowedHosts = append(c.AllowedHosts, h)
+		}
+	}
+	switch {
+	case s.tokenFile != "":
+		b, err := os.ReadFile(s.tokenFile)
+		if err != nil {
+			return c, usagef("--auth-token-file: cannot read the token file: %v", errors.Unwrap(err))
+		}
+		c.Token, c.TokenSource = strings.TrimSpace(string(b)), "--auth-token-file"
+	case getenv(envAuthToken) != "":
+		c.Token, c.TokenSource = strings.TrimSpace(getenv(envAuthToken)), envAuthToken
+	}
+	if c.TokenSource != "" && len(c.Token) < minTokenBytes {
+		return c, usagef("the bearer token in %s is shorter than %d characters; use a random one, e.g. `openssl rand -hex 32`", c.TokenSource, minTokenBytes)
+	}
+	if c.Addr == "" {
+		return HTTPConfig{}, nil // stdio: the settings above were checked, and do not apply
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, usagef("invalid value %q for --http: want HOST:PORT, e.g. 127.0.0.1:8080", c.Addr)
+	}
+	if c.Token == "" && !mcpserver.IsLoopbackAddr(c.Addr) {
+		return c, usagef("--http %s is reachable from other machines, so it needs a bearer token: set --auth-token-file PATH or %s (or listen on 127.0.0.1)", c.Addr, envAuthToken)
+	}
+	return c, nil
+}
+
+// serveHTTP serves MCP over Streamable HTTP until ctx ends, then shuts
+// down gracefully: it stops accepting, lets the calls in flight finish
+// (for at most the query timeout plus shutdownGrace), cancels the rest and
+// closes every session.
+func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *slog.Logger) error {
+	c := cfg.HTTP
+	// The token stays in this process: ripgrep and other children do not
+	// inherit it.
+	_ = os.Unsetenv(envAuthToken)
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return fmt.Errorf("--http %s: %w", c.Addr, err)
+	}
+	hosts := append([]string{}, c.AllowedHosts...)
+	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+		if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+			hosts = append(hosts, host) // the bound address names this server
+		}
+	}
+	h := server.HTTPHandler(mcpserver.HTTPOptions{Token: c.Token, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("serving over HTTP", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/mcp", "auth", c.Token != "", "max_sessions", c.MaxSessions)
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("--http %s: %w", c.Addr, err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: no new requests; waiting for calls in flight")
+	bound := cfg.Limits.QueryTimeout + shutdownGrace
+	shut := make(chan error, 1)
+	sctx, cancel := context.WithTimeout(context.Background(), bound+2*shutdownGrace)
+	defer cancel()
+	go func() { shut <- srv.Shutdown(sctx) }() // closes the listener now
+	dctx, dcancel := context.WithTimeout(context.Background(), bound)
+	if err := h.Drain(dctx); err != nil {
+		log.Warn("calls still in flight at the shutdown bound are cancelled", "bound", domain.FormatSeconds(bound)+"s")
+	}
+	dcancel()
+	server.Shutdown() // cancels what is left
+	h.CloseSessions() // ends the event streams Shutdown would wait for
+	// Every answer is out; what is left are idle connections, and
+	// connections that never sent a request, which Shutdown would wait 5 s
+	// for.
+	select {
+	case <-shut:
+	case <-time.After(time.Second):
+		_ = srv.Close()
+	}
+	return nil
+}
+
+// httpUsage is the HTTP part of --help.
+func httpUsage() string {
+	return fmt.Sprintf(`
+Serving over HTTP (Streamable HTTP at /mcp, GET /healthz); stdio when unset:
+  --http ADDR               listen on ADDR (e.g. 127.0.0.1:8080) instead of stdio
+                            %[1]s
+  --auth-token-file PATH    bearer token clients must send (Authorization: Bearer);
+                            required unless ADDR is a loopback address
+                            %[2]s
+                            (or the token itself in %[3]s)
+  --allowed-hosts LIST      comma-separated host names accepted in Host and Origin
+                            besides loopback names and the bound address
+                            %[4]s
+  --max-sessions N          MCP sessions open at once (default %[5]d)
+                            %[6]s
+  --session-idle-timeout SECONDS  close a session idle this long (default %[7]s)
+                            %[8]s
+`, envHTTP, envAuthTokenFile, envAuthToken, envAllowedHosts, defaultMaxSessions, envMaxSessions,
+		domain.FormatSeconds(defaultSessionIdle), envSessionIdle)
+}

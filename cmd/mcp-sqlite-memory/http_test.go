@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseHTTPSettings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "token")
+	require.NoError(t, os.WriteFile(good, []byte("  0123456789abcdef0123\n"), 0o600))
+	short := filepath.Join(dir, "short")
+	require.NoError(t, os.WriteFile(short, []byte("tiny"), 0o600))
+
+	cfg, err := parseConfig([]string{"--db", "/d.db", "--http", "0.0.0.0:8080", "--auth-token-file", good,
+		"--allowed-hosts", "a.test, b.test,", "--max-sessions", "3", "--session-idle-timeout", "90"}, envOf(nil))
+	require.NoError(t, err)
+	assert.Equal(t, HTTPConfig{Addr: "0.0.0.0:8080", Token: "0123456789abcdef0123", TokenSource: "--auth-token-file",
+		AllowedHosts: []string{"a.test", "b.test"}, MaxSessions: 3, SessionIdle: 90 * time.Second}, cfg.HTTP)
+
+	cfg, err = parseConfig([]string{"--db", "/d.db"}, envOf(map[string]string{envHTTP: "127.0.0.1:9", envAuthToken: "0123456789abcdef-env"}))
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789abcdef-env", cfg.HTTP.Token)
+	assert.Equal(t, defaultMaxSessions, cfg.HTTP.MaxSessions)
+
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--http", "0.0.0.0:8080"}, nil, "--auth-token-file"},
+		{[]string{"--http", ":8080"}, nil, "MCP_SQLITE_AUTH_TOKEN"},
+		{[]string{"--http", "[::]:8080"}, nil, "needs a bearer token"},
+		{[]string{"--http", "8080"}, nil, "want HOST:PORT"},
+		{[]string{"--http", "127.0.0.1:0", "--auth-token-file", filepath.Join(dir, "missing")}, nil, "--auth-token-file: cannot read"},
+		{[]string{"--http", "127.0.0.1:0", "--auth-token-file", short}, nil, "shorter than 16"},
+		{[]string{"--http", "127.0.0.1:0"}, map[string]string{envAuthToken: "tiny"}, "MCP_SQLITE_AUTH_TOKEN is shorter"},
+		{[]string{"--http", "127.0.0.1:0", "--max-sessions", "0"}, nil, "--max-sessions"},
+		{[]string{"--http", "127.0.0.1:0", "--session-idle-timeout", "-1"}, nil, "--session-idle-timeout"},
+		{[]string{"--http", "127.0.0.1:0"}, map[string]string{envMaxSessions: "x"}, envMaxSessions},
+	} {
+		_, err := parseConfig(append([]string{"--db", "/d.db"}, c.args...), envOf(c.env))
+		require.Error(t, err, "%v", c.args)
+		var ue *usageError
+		assert.ErrorAs(t, err, &ue, "exit status 2: %v", c.args)
+		assert.Contains(t, err.Error(), c.want, "%v", c.args)
+		assert.NotContains(t, err.Error(), "tiny", "the token is never echoed")
+	}
+}
+
+func TestUsageTextDocumentsHTTPVariables(t *testing.T) {
+	t.Parallel()
+	text := usageText()
+	for _, env := range []string{envHTTP, envAuthTokenFile, envAuthToken, envAllowedHosts, envMaxSessions, envSessionIdle} {
+		assert.Contains(t, text, env)
+	}
+	assert.Contains(t, text, "(default 16)")
+	assert.Contains(t, text, "(default 1800)")
+}
