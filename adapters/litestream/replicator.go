@@ -56,6 +56,7 @@ type Options struct {
 type Replicator struct {
 	path     string // the database, every symbolic link resolved
 	lockPath string
+	lock     *os.File // opened by New, closed (and so released) by Run
 	opts     Options
 	log      *slog.Logger
 }
@@ -91,7 +92,13 @@ func New(dbPath string, opts Options) (*Replicator, error) {
 	// here; it is unused by the library today, but nothing may ever write
 	// there.
 	ls.LogWriter = os.Stderr
-	return &Replicator{path: real, lockPath: real + LockSuffix, opts: opts, log: log.With("replica", Redact(opts.URL))}, nil
+	r := &Replicator{path: real, lockPath: real + LockSuffix, opts: opts, log: log.With("replica", Redact(opts.URL))}
+	// Opened now, so that a folder where the lock cannot be made stops the
+	// server at startup instead of leaving it running unreplicated.
+	if r.lock, err = os.OpenFile(r.lockPath, os.O_RDWR|os.O_CREATE, 0o644); err != nil {
+		return nil, fmt.Errorf("replication lock %s: %w; make the database's folder writable, or run without --replicate", filepath.Base(r.lockPath), err)
+	}
+	return r, nil
 }
 
 // LockPath is the lock file's path.
@@ -102,15 +109,11 @@ func (r *Replicator) LockPath() string { return r.lockPath }
 // releases the lock. A process that does not get the lock serves normally:
 // Run says so once in the log and polls for the lock, so when the
 // replicating process exits this one takes over. Run returns an error only
-// when the lock file cannot be used at all; replication errors are logged
-// and retried, since the server keeps serving either way.
+// when the lock cannot be taken at all; replication errors are logged and
+// retried, since the server keeps serving either way.
+// Call it once.
 func (r *Replicator) Run(ctx context.Context) error {
-	f, err := os.OpenFile(r.lockPath, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		err = fmt.Errorf("replication lock %s: %w; make the database's folder writable or stop using --replicate", filepath.Base(r.lockPath), err)
-		r.log.Error("not replicating", "err", err)
-		return err
-	}
+	f := r.lock
 	defer f.Close()
 	waited := false
 	for {

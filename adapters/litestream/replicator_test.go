@@ -181,3 +181,15 @@ func TestRedactDropsSecrets(t *testing.T) {
 	assert.Equal(t, "s3://bucket/p", got)
 	assert.NotContains(t, litestream.Redact("%zz"), "%zz")
 }
+
+// TestNewRefusesALockItCannotMake: the server stops at startup rather than
+// run unreplicated when asked to replicate.
+func TestNewRefusesALockItCannotMake(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "m.db")
+	openDB(t, dbPath)
+	require.NoError(t, os.Mkdir(dbPath+litestream.LockSuffix, 0o755))
+	_, err := litestream.New(dbPath, litestream.Options{URL: "file://" + filepath.ToSlash(filepath.Join(dir, "replica"))})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "without --replicate")
+}
