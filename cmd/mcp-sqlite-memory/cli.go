@@ -120,7 +120,7 @@ func commandUsage(name string) string {
 	}
 	if cmd.noDB {
 		return fmt.Sprintf("Usage: %s %s %s\n\n%s\n\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
-			"Exit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.\n"
+			"\nExit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.\n"
 	}
 	return fmt.Sprintf("Usage: %s %s [--db PATH] %s\n\n%s\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
 		`  --json                    print one JSON document instead of plain text
