@@ -61,6 +61,9 @@ type call struct {
 	wiped string
 
 	journalNote string // see Store.journalModeNote
+	// cache is the reader connection's statement cache (stmtcache.go), nil
+	// in the write tiers.
+	cache *connState
 }
 
 func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, trigger string) msqlite.AuthorizerReturnCode {
@@ -163,6 +166,10 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 			return err
 		}
 		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
+		if tier == domain.TierRead {
+			c.cache = s.stmts.state(dc)
+			c.cache.off = s.opts.NoStatementCache
+		}
 		if tier != domain.TierRead {
 			if c.shadow, c.virtual, err = tableKinds(h); err != nil {
 				return s.translate(ctx, c, err)
@@ -184,9 +191,13 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		// No database can be attached to an agent connection at all, so an
 		// ATTACH fails inside SQLite even if every other layer missed it.
 		h.limit(lib.SQLITE_LIMIT_ATTACHED, 0)
-		if tier == domain.TierRead || s.opts.ReadOnly {
+		if c.cache != nil {
 			// Pooled connections keep state between calls: re-assert the
 			// read-only switch before each read, whatever happened before.
+			if err := c.cache.ensureQueryOnly(h); err != nil {
+				return s.translate(ctx, c, err)
+			}
+		} else if s.opts.ReadOnly {
 			if err := h.exec("PRAGMA query_only = 1"); err != nil {
 				return s.translate(ctx, c, err)
 			}
@@ -196,10 +207,24 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		if s.opts.SkipAuthorizer {
 			auth = nil // tests only: the layers behind it must hold alone
 		}
-		if err := reg.RegisterAuthorizer(auth); err != nil {
-			return err
+		switch {
+		case c.cache != nil:
+			// Installed once: setting an authorizer expires every cached
+			// statement of the connection (stmtcache.go).
+			if auth != nil && !c.cache.authOn {
+				if err := reg.RegisterAuthorizer(c.cache.authorize); err != nil {
+					return err
+				}
+				c.cache.authOn = true
+			}
+			c.cache.cur = c
+			defer func() { c.cache.cur = nil }()
+		default:
+			if err := reg.RegisterAuthorizer(auth); err != nil {
+				return err
+			}
+			defer reg.RegisterAuthorizer(nil)
 		}
-		defer reg.RegisterAuthorizer(nil)
 		hook := dc.(interface {
 			RegisterPreUpdateHook(msqlite.PreUpdateHookFn)
 		})

@@ -36,6 +36,13 @@ type prepared struct {
 // prepare compiles the first statement of sql and returns the text SQLite
 // did not consume. p is 0 when sql holds only whitespace and comments.
 func (h handle) prepare(sql string) (st prepared, tail string, err error) {
+	return h.prepareFlags(sql, 0)
+}
+
+// prepareFlags is prepare with sqlite3_prepare_v3's flags:
+// SQLITE_PREPARE_PERSISTENT for a statement that may be kept, so that it
+// does not hold the connection's small lookaside memory other compiles use.
+func (h handle) prepareFlags(sql string, flags uint32) (st prepared, tail string, err error) {
 	z, err := libc.CString(sql)
 	if err != nil {
 		return prepared{}, "", err
@@ -48,7 +55,7 @@ func (h handle) prepare(sql string) (st prepared, tail string, err error) {
 		return prepared{}, "", domain.SQLiteError("out of memory")
 	}
 	defer libc.Xfree(h.tls, out)
-	rc := lib.Xsqlite3_prepare_v3(h.tls, h.db, z, -1, 0, out, out+uintptr(ptrSize))
+	rc := lib.Xsqlite3_prepare_v3(h.tls, h.db, z, -1, flags, out, out+uintptr(ptrSize))
 	ptrs := libc.GoBytes(out, 2*ptrSize) // aliases C memory; read before the free
 	p, tailPtr := readPtr(ptrs[:ptrSize]), readPtr(ptrs[ptrSize:])
 	if rc != lib.SQLITE_OK {
@@ -120,18 +127,25 @@ func (s prepared) step() (bool, error) {
 // row fills dst with the current row. TEXT is copied as stored (no time
 // parsing), only its head when it is longer than textCap; BLOBs are
 // represented by their length only, since no tool shows their bytes.
+//
+// Each cell is read through sqlite3_column_value, one call that takes the
+// connection's mutex, and then the sqlite3_value_* accessors, which take
+// none (the driver opens connections FULLMUTEX; column_type plus
+// column_text plus column_bytes took it three times). SQLite calls such a
+// value unprotected: it is read here, on the goroutine that holds the
+// connection exclusively, before the next step.
 func (s prepared) row(dst []any) {
 	tls, p := s.h.tls, s.p
 	for i := range dst {
-		c := int32(i)
-		switch lib.Xsqlite3_column_type(tls, p, c) {
+		v := lib.Xsqlite3_column_value(tls, p, int32(i))
+		switch lib.Xsqlite3_value_type(tls, v) {
 		case lib.SQLITE_INTEGER:
-			dst[i] = int64(lib.Xsqlite3_column_int64(tls, p, c))
+			dst[i] = int64(lib.Xsqlite3_value_int64(tls, v))
 		case lib.SQLITE_FLOAT:
-			dst[i] = lib.Xsqlite3_column_double(tls, p, c)
+			dst[i] = lib.Xsqlite3_value_double(tls, v)
 		case lib.SQLITE_TEXT:
-			t := lib.Xsqlite3_column_text(tls, p, c)
-			n := int(lib.Xsqlite3_column_bytes(tls, p, c))
+			t := lib.Xsqlite3_value_text(tls, v)
+			n := int(lib.Xsqlite3_value_bytes(tls, v))
 			switch text := libc.GoBytes(t, n); { // aliases C memory: copy what is kept
 			case t == 0 || n == 0:
 				dst[i] = ""
@@ -145,7 +159,7 @@ func (s prepared) row(dst []any) {
 				dst[i] = string(text)
 			}
 		case lib.SQLITE_BLOB:
-			dst[i] = domain.Blob(lib.Xsqlite3_column_bytes(tls, p, c))
+			dst[i] = domain.Blob(lib.Xsqlite3_value_bytes(tls, v))
 		default:
 			dst[i] = nil
 		}

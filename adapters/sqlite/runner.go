@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	lib "modernc.org/sqlite/lib"
+
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -23,6 +25,11 @@ func errParams(n int) error {
 // (the prepare tail), and after it only whitespace and comments may follow.
 // Nothing has run when it returns an error.
 func (c *call) compileOne(sql string) (prepared, error) {
+	return c.compileOneFlags(sql, 0)
+}
+
+// compileOneFlags is compileOne with sqlite3_prepare_v3's flags.
+func (c *call) compileOneFlags(sql string, flags uint32) (prepared, error) {
 	c.reset()
 	// The authorizer cannot tell PRAGMA x = '' from a value-less PRAGMA x
 	// (the driver passes NULL as ""), and VACUUM never reaches it inside a
@@ -30,7 +37,7 @@ func (c *call) compileOne(sql string) (prepared, error) {
 	if reason := c.policy.CheckSQL(sql); reason != "" {
 		return prepared{}, domain.Errorf(domain.ErrPolicy, "%s", reason)
 	}
-	st, tail, err := c.h.prepare(sql)
+	st, tail, err := c.h.prepareFlags(sql, flags)
 	if err != nil {
 		return prepared{}, err
 	}
@@ -90,37 +97,98 @@ func (s *Store) Read(ctx context.Context, sql string, columns func([]string), ro
 // read is Read with the text cap given: 0 reads every value whole.
 func (s *Store) read(ctx context.Context, sql string, textCap int, columns func([]string), row ports.RowFunc) error {
 	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
-		st, err := c.compileOne(s.truthfulSQL(sql))
+		sql := s.truthfulSQL(sql)
+		st, entry, err := s.readStatement(c, sql)
 		if err != nil {
 			return err
 		}
-		defer st.finalize()
+		defer func() {
+			if entry == nil {
+				st.finalize()
+			} else if st.p != 0 {
+				lib.Xsqlite3_reset(st.h.tls, st.p) // kept for the next call
+			}
+		}()
 		st.textCap = textCap
 		if st.p == 0 {
 			columns(nil)
 			return nil
 		}
-		if err := s.inspect(c, st); err != nil {
+		more, err := st.step()
+		if err == nil && entry != nil && reprepares(st.h, st.p) != entry.reprep {
+			// SQLite recompiled the kept statement (its schema changed):
+			// nothing has left yet; inspect the new program, run it anew.
+			more, err = s.reinspect(c, &st, entry)
+		}
+		if err != nil {
+			if entry != nil {
+				c.cache.drop(st.h, entry)
+				st.p = 0
+			}
 			return err
 		}
 		columns(st.columns())
 		vals := make([]any, st.ncol)
-		for {
-			more, err := st.step()
-			if err != nil {
-				return err
-			}
-			if !more {
-				// Read-only mode: rows read while another program changed
-				// the file under immutable=1 may mix pages; none is sent.
-				return s.checkAfterRead()
-			}
+		for more {
 			st.row(vals)
 			if !row(vals) {
-				return s.checkAfterRead()
+				break
+			}
+			if more, err = st.step(); err != nil {
+				return err
 			}
 		}
+		// Read-only mode: rows read while another program changed the
+		// file under immutable=1 may mix pages; none is sent.
+		return s.checkAfterRead()
 	})
+}
+
+// readStatement compiles and inspects sql for the read tier, or takes it
+// from the connection's cache (stmtcache.go). entry is nil when the caller
+// owns the statement and must finalize it.
+func (s *Store) readStatement(c *call, sql string) (prepared, *cachedStmt, error) {
+	if e := c.cache.get(sql); e != nil {
+		c.reset()
+		c.running = true
+		st := prepared{h: c.h, p: e.p, ncol: int(lib.Xsqlite3_column_count(c.h.tls, e.p))}
+		return st, e, nil
+	}
+	// Only SQL seen before on this connection is kept: a statement held
+	// for later takes memory every compile could use, so one-off SQL
+	// (most agent SQL: the tools bind no parameters) is not kept.
+	keep := c.cache.seenBefore(sql)
+	var flags uint32
+	if keep {
+		flags = lib.SQLITE_PREPARE_PERSISTENT
+	}
+	st, err := c.compileOneFlags(sql, flags)
+	if err != nil {
+		return prepared{}, nil, err
+	}
+	if st.p == 0 {
+		return st, nil, nil
+	}
+	if err := s.inspect(c, st); err != nil {
+		st.finalize()
+		return prepared{}, nil, err
+	}
+	if !keep {
+		return st, nil, nil
+	}
+	return st, c.cache.put(c.h, c, sql, st), nil
+}
+
+// reinspect inspects a kept statement SQLite recompiled, and steps it from
+// its start when the new program still only reads.
+func (s *Store) reinspect(c *call, st *prepared, e *cachedStmt) (bool, error) {
+	lib.Xsqlite3_reset(st.h.tls, st.p)
+	if err := s.inspect(c, *st); err != nil {
+		return false, err
+	}
+	e.reprep, e.inspects = reprepares(st.h, st.p), e.inspects+1
+	st.ncol = int(lib.Xsqlite3_column_count(st.h.tls, st.p))
+	return st.step()
 }
 
 // Compile checks one statement under tier without running it.

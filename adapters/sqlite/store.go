@@ -40,6 +40,10 @@ type Options struct {
 	// that the layers behind the authorizer (the EXPLAIN inspection,
 	// query_only, mode=ro) hold on their own; the server never sets it.
 	SkipAuthorizer bool
+	// NoStatementCache compiles every read-tier statement afresh instead of
+	// keeping it per connection (stmtcache.go). Benchmarks use it to price
+	// the cache, tests to show both paths answer alike.
+	NoStatementCache bool
 	// MaxCellChars is the cell cap of read_query's output ([domain.Limits]).
 	// Read copies TEXT longer than this many code points only in part, as a
 	// [domain.LongText], so a huge value is never copied whole just to be
@@ -77,6 +81,8 @@ type Store struct {
 	// writeTurn is the in-process writer lock (writelock.go): a buffered
 	// channel of one, held by the write transaction running now.
 	writeTurn chan struct{}
+	// stmts holds the reader connections' compiled statements.
+	stmts stmtCaches
 	// audit group-commits the query_log rows of calls that write nothing.
 	audit committer
 	// closed is set by Close, under the write turn.
@@ -239,6 +245,7 @@ func (s *Store) Close() error {
 			errs = append(errs, db.Close())
 		}
 	}
+	s.stmts.sweep()
 	return errors.Join(errs...)
 }
 

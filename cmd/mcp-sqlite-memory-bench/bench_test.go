@@ -46,3 +46,18 @@ func TestTableMarksOverBudgetAndMissing(t *testing.T) {
 	err = printTable(&out, []figure{{name: "gone", bench: "BenchmarkNope"}}, res)
 	assert.Error(t, err)
 }
+
+func TestTableShowsToolAllocations(t *testing.T) {
+	res := parse([]byte("BenchmarkToolAllocs/read_query-2  200  285607 ns/op  6684 B/op  89 allocs/op\n" +
+		"BenchmarkToolAllocs/search_text-2  200  1859956 ns/op  115972 B/op  4171 allocs/op\n"))
+	var out bytes.Buffer
+	figs := toolAllocFigures()
+	require.Len(t, figs, 13, "one figure per tool")
+	err := printTable(&out, figs[:1], res)
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), "6684 B/op, 89 allocs/op")
+	assert.Contains(t, out.String(), "<= 20480 B/op")
+	assert.NotContains(t, out.String(), "over budget")
+	err = printTable(&out, figs, res)
+	assert.Error(t, err, "a tool whose benchmark did not run is missing")
+}

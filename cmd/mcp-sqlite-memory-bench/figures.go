@@ -14,6 +14,7 @@ func jobs(short bool, benchtime string) []job {
 		{pkg: "./test/bench/", pattern: "ColdStart", benchtime: "20x"},
 		{pkg: "./test/bench/", pattern: "AppendEvent", benchtime: benchtime},
 		{pkg: "./test/bench/", pattern: "AuditCommit", benchtime: benchtime},
+		{pkg: "./test/bench/", pattern: "ToolAllocs", benchtime: "200x"},
 		{pkg: "./test/bench/", pattern: "LargeResultRSS", benchtime: "3x"},
 		{pkg: "./test/bench/", pattern: "BombRSS", benchtime: "2x"},
 		{pkg: "./domain/", pattern: "TableWriter1000x6", benchtime: benchtime},
@@ -47,7 +48,25 @@ type figure struct {
 	// absolute floor on metric; maxMetric an absolute ceiling on a metric
 	// where lower is better (memory), which also turns the ratio around.
 	maxMS, minMetric, maxMetric float64
-	slow                        bool
+	// alsoMetric is a second metric shown beside metric (allocs/op beside
+	// B/op).
+	alsoMetric string
+	slow       bool
+}
+
+// toolAllocFigures are the allocations of each tool's call through the
+// core (BenchmarkToolAllocs): read_query's budget is issue 13's 20 KB.
+func toolAllocFigures() []figure {
+	var out []figure
+	for _, t := range []string{"read_query", "write_query", "destructive_query", "list_tables", "describe_table", "get_schema",
+		"create_view", "append_event", "verify_chain", "checkpoint", "get_resume_context", "search_text", "snapshot"} {
+		f := figure{name: "allocated per call, core: " + t, bench: "BenchmarkToolAllocs/" + t, metric: "B/op", alsoMetric: "allocs/op"}
+		if t == "read_query" {
+			f.maxMetric = 20 << 10
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func figures(short bool) []figure {
@@ -72,6 +91,9 @@ func figures(short bool) []figure {
 		{name: "search 8 MiB matching everywhere, regexp2: peak RSS", bench: "BenchmarkBombRSS/search_every_char_regexp2", baseline: "BenchmarkBombRSS/select_1", metric: "peak-MB", maxMetric: 150},
 		{name: "search 8 MiB matching everywhere, ripgrep: peak RSS", bench: "BenchmarkBombRSS/search_every_char_ripgrep", baseline: "BenchmarkBombRSS/select_1", metric: "peak-MB", maxMetric: 150},
 		{name: "cold start to first tools/list", bench: "BenchmarkColdStart", maxMS: 50},
+	}
+	all = append(all, toolAllocFigures()...)
+	all = append(all, []figure{
 		{name: "verify_chain, 1M events (events/s)", bench: "BenchmarkVerifyChain1M/verify_chain", baseline: "BenchmarkVerifyChain1M/sha256_floor", metric: "events/s", minMetric: 300000, slow: true},
 		{name: "search 1M values from SQLite, ripgrep, literal", bench: "BenchmarkRipgrepFromSQLite/lines=1000000/literal", baseline: "BenchmarkBaselineRgPipeline/lines=1000000/literal", maxRatio: 3, slow: true},
 		{name: "search 1M values from SQLite, ripgrep, regex", bench: "BenchmarkRipgrepFromSQLite/lines=1000000/regex", baseline: "BenchmarkBaselineRgPipeline/lines=1000000/regex", maxRatio: 3, slow: true},
@@ -80,7 +102,7 @@ func figures(short bool) []figure {
 		{name: "search 1M values from SQLite, regexp2, ignore-case", bench: "BenchmarkRegexp2FromSQLite/lines=1000000/ignore-case", baseline: "BenchmarkBaselineRgPipeline/lines=1000000/ignore-case", maxRatio: 3, slow: true},
 		{name: "snapshot 200 MB vs cp", bench: "BenchmarkSnapshot/Snapshotter", baseline: "BenchmarkSnapshot/cp", slow: true},
 		{name: "snapshot 200 MB vs sqlite3 .backup", bench: "BenchmarkSnapshot/Snapshotter", baseline: "BenchmarkSnapshot/sqlite3-backup", slow: true},
-	}
+	}...)
 	var out []figure
 	for _, f := range all {
 		if !short || !f.slow {
@@ -124,6 +146,9 @@ func printTable(w io.Writer, figs []figure, res map[string]result) error {
 		} else if f.metric != "" {
 			v := r.metrics[f.metric]
 			measured = fmt.Sprintf("%.0f %s", v, f.metric)
+			if f.alsoMetric != "" {
+				measured += fmt.Sprintf(", %.0f %s", r.metrics[f.alsoMetric], f.alsoMetric)
+			}
 			if bok && v > 0 {
 				baseline = fmt.Sprintf("%.0f %s", base.metrics[f.metric], f.metric)
 				cost = base.metrics[f.metric] / v

@@ -1,0 +1,249 @@
+package sqlite
+
+import (
+	"container/list"
+	"hash/maphash"
+	"sync"
+	"time"
+
+	"modernc.org/libc"
+	msqlite "modernc.org/sqlite"
+	lib "modernc.org/sqlite/lib"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// Read-tier statements are kept compiled per connection, keyed by their
+// SQL, so a repeated query compiles once instead of three times (policy,
+// EXPLAIN inspection, run). The policy stays exact:
+//
+//   - The authorizer's verdict depends only on the tier (one pool per tier),
+//     the SQL (the key), the schema and the store's fixed settings. SQLite
+//     recompiles a statement whose schema changed (SQLITE_SCHEMA) before it
+//     runs anything, and the authorizer, still installed, decides again.
+//   - The EXPLAIN inspection (explain.go) looked at the old program: every
+//     use compares SQLite's recompile counter (SQLITE_STMTSTATUS_REPREPARE)
+//     after the first step, before any row leaves; on a change the program
+//     is inspected again and run from its start.
+//   - CheckSQL, the one-statement tail check and the parameter count depend
+//     on the SQL alone, and only statements that passed them are kept.
+//   - Only statements whose actions are all reads (SELECT, READ, FUNCTION,
+//     RECURSIVE) are kept: no PRAGMA, no transaction control.
+//
+// SQLite expires every statement of a connection when its authorizer is set
+// or a flag PRAGMA (query_only) is written, so on reader connections the
+// authorizer is installed once and dispatches to the call in progress, and
+// query_only is read before it is written.
+
+// Bounds of one connection's cache: a statement's own memory
+// (SQLITE_STMTSTATUS_MEMUSED) plus its SQL counts toward the bytes.
+const (
+	stmtCacheEntries  = 16
+	stmtCacheBytes    = 256 << 10
+	stmtCacheMaxEntry = 32 << 10
+	// stmtCacheSeen is how many hashes of recent SQL a connection
+	// remembers: SQL is kept from its second compile on.
+	stmtCacheSeen = 256
+	sweepEvery    = time.Second
+)
+
+// cachedStmt is one compiled, inspected read statement.
+type cachedStmt struct {
+	sql      string
+	p        uintptr
+	bytes    int
+	reprep   int32 // SQLITE_STMTSTATUS_REPREPARE when last inspected
+	elem     *list.Element
+	inspects int // how many times the program was inspected (tests)
+}
+
+// connState is what the store keeps for one reader connection.
+type connState struct {
+	dc     any
+	cur    *call // the agent call holding the connection, nil between calls
+	authOn bool
+	off    bool    // Options.NoStatementCache
+	qoStmt uintptr // "PRAGMA query_only", compiled once
+
+	seen     map[uint64]bool
+	seenRing [stmtCacheSeen]uint64
+	seenNext int
+
+	byKey map[string]*cachedStmt
+	lru   list.List // front: most recently used
+	bytes int
+}
+
+// authorize is the connection's one authorizer: the current call decides;
+// between calls (the server's own catalog queries) everything is allowed,
+// as when no authorizer is installed.
+func (cs *connState) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, trigger string) msqlite.AuthorizerReturnCode {
+	if cs.cur == nil {
+		return msqlite.AuthorizerOK
+	}
+	return cs.cur.authorize(a, arg1, arg2, database, trigger)
+}
+
+// stmtCaches tracks the states of the reader connections. Connections the
+// pool closed keep their SQLite memory (sqlite3_close_v2 waits for their
+// statements) until sweep finalizes their statements.
+type stmtCaches struct {
+	mu        sync.Mutex
+	states    map[any]*connState
+	lastSweep time.Time
+}
+
+// state returns dc's state, creating it (and sweeping closed connections)
+// the first time.
+func (sc *stmtCaches) state(dc any) *connState {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.states == nil {
+		sc.states = map[any]*connState{}
+	}
+	cs := sc.states[dc]
+	if cs == nil || time.Since(sc.lastSweep) > sweepEvery {
+		sc.sweepLocked()
+	}
+	if cs == nil {
+		cs = &connState{dc: dc, byKey: map[string]*cachedStmt{}}
+		sc.states[dc] = cs
+	}
+	return cs
+}
+
+// sweep finalizes the statements of connections the pool has closed.
+func (sc *stmtCaches) sweep() {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.sweepLocked()
+}
+
+func (sc *stmtCaches) sweepLocked() {
+	sc.lastSweep = time.Now()
+	for dc, cs := range sc.states {
+		if !connClosed(dc) {
+			continue
+		}
+		tls := libc.NewTLS()
+		for _, e := range cs.byKey {
+			lib.Xsqlite3_finalize(tls, e.p)
+		}
+		if cs.qoStmt != 0 {
+			lib.Xsqlite3_finalize(tls, cs.qoStmt)
+		}
+		tls.Close()
+		delete(sc.states, dc)
+	}
+}
+
+// connClosed reports whether the driver connection was closed, read under
+// the driver's own connection lock (rawHandle checks the layout and says
+// "closed" once the driver zeroed its pointer).
+func connClosed(dc any) bool {
+	l, ok := dc.(sync.Locker)
+	if !ok {
+		return false
+	}
+	l.Lock()
+	defer l.Unlock()
+	_, err := rawHandle(dc)
+	return err != nil
+}
+
+// ensureQueryOnly re-asserts query_only without writing the flag when it
+// is already set: writing it would expire every cached statement.
+func (cs *connState) ensureQueryOnly(h handle) error {
+	if cs.qoStmt == 0 {
+		st, _, err := h.prepare("PRAGMA query_only")
+		if err != nil {
+			return err
+		}
+		cs.qoStmt = st.p
+	}
+	st := prepared{h: h, p: cs.qoStmt}
+	more, err := st.step()
+	on := err == nil && more && st.int64(0) == 1
+	lib.Xsqlite3_reset(h.tls, cs.qoStmt)
+	if err != nil || on {
+		return err
+	}
+	return h.exec("PRAGMA query_only = 1")
+}
+
+// get returns the cached statement for sql, most recently used first.
+func (cs *connState) get(sql string) *cachedStmt {
+	if cs.off {
+		return nil
+	}
+	e := cs.byKey[sql]
+	if e != nil {
+		cs.lru.MoveToFront(e.elem)
+	}
+	return e
+}
+
+// seenBefore reports whether sql was compiled on this connection recently,
+// and remembers it.
+func (cs *connState) seenBefore(sql string) bool {
+	if cs.off {
+		return false
+	}
+	h := maphash.String(seenSeed, sql)
+	if cs.seen[h] {
+		return true
+	}
+	if cs.seen == nil {
+		cs.seen = make(map[uint64]bool, stmtCacheSeen)
+	}
+	if len(cs.seen) >= stmtCacheSeen {
+		delete(cs.seen, cs.seenRing[cs.seenNext])
+	}
+	cs.seen[h] = true
+	cs.seenRing[cs.seenNext] = h
+	cs.seenNext = (cs.seenNext + 1) % stmtCacheSeen
+	return false
+}
+
+var seenSeed = maphash.MakeSeed()
+
+// put keeps st under sql when it is a plain read and fits the bounds; it
+// reports whether the cache took the statement (the caller then must not
+// finalize it).
+func (cs *connState) put(h handle, c *call, sql string, st prepared) *cachedStmt {
+	if st.p == 0 || cs.off || !onlyReads(c) {
+		return nil
+	}
+	size := len(sql) + int(lib.Xsqlite3_stmt_status(h.tls, st.p, lib.SQLITE_STMTSTATUS_MEMUSED, 0))
+	if size > stmtCacheMaxEntry {
+		return nil
+	}
+	for cs.lru.Len() >= stmtCacheEntries || (cs.lru.Len() > 0 && cs.bytes+size > stmtCacheBytes) {
+		cs.drop(h, cs.lru.Back().Value.(*cachedStmt))
+	}
+	e := &cachedStmt{sql: sql, p: st.p, bytes: size, reprep: reprepares(h, st.p), inspects: 1}
+	e.elem = cs.lru.PushFront(e)
+	cs.byKey[sql] = e
+	cs.bytes += size
+	return e
+}
+
+// drop finalizes and forgets e.
+func (cs *connState) drop(h handle, e *cachedStmt) {
+	lib.Xsqlite3_finalize(h.tls, e.p)
+	cs.lru.Remove(e.elem)
+	delete(cs.byKey, e.sql)
+	cs.bytes -= e.bytes
+}
+
+// onlyReads reports whether the statement's authorizer saw reads only.
+func onlyReads(c *call) bool {
+	const reads = 1<<uint(domain.ActionSelect) | 1<<uint(domain.ActionRead) |
+		1<<uint(domain.ActionFunction) | 1<<uint(domain.ActionRecursive)
+	return c.seen != 0 && c.seen&^reads == 0
+}
+
+// reprepares is SQLite's count of automatic recompiles of p.
+func reprepares(h handle, p uintptr) int32 {
+	return lib.Xsqlite3_stmt_status(h.tls, p, lib.SQLITE_STMTSTATUS_REPREPARE, 0)
+}
