@@ -127,6 +127,8 @@ func (p Policy) checkWrite(r AuthRequest) string {
 	switch {
 	case IsServerObject(table):
 		return serverObjectMessage(table)
+	case IsReplicationName(table):
+		return replicationMessage(table)
 	case isSchemaTable(table):
 		// DDL and schema loading write these in every tier; editing the
 		// schema directly would need writable_schema, which is refused.
@@ -183,6 +185,9 @@ func (p Policy) checkAdditive(r AuthRequest) string {
 	if IsServerObject(target) {
 		return serverObjectMessage(target)
 	}
+	if IsReplicationName(target) {
+		return replicationMessage(target)
+	}
 	if p.Tier == TierRead {
 		return fmt.Sprintf(msgUseWrite, r.Action.Label())
 	}
@@ -195,6 +200,8 @@ func (p Policy) checkVTable(r AuthRequest) string {
 	switch {
 	case IsServerObject(r.Arg1):
 		return serverObjectMessage(r.Arg1)
+	case IsReplicationName(r.Arg1):
+		return replicationMessage(r.Arg1)
 	case p.Tier == TierRead:
 		return fmt.Sprintf(msgUseWrite, r.Action.Label())
 	case !isAllowedModule(r.Arg2):
@@ -213,6 +220,8 @@ func (p Policy) checkDestructive(r AuthRequest) string {
 	switch {
 	case IsServerObject(target):
 		return serverObjectMessage(target)
+	case IsReplicationName(target):
+		return replicationMessage(target)
 	case p.Tier != TierDestructive:
 		return fmt.Sprintf(msgUseDestructive, r.Action.Label(), p.Tier.Tool())
 	}

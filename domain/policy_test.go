@@ -426,3 +426,33 @@ func TestPolicyWithoutTierRefusesEverything(t *testing.T) {
 		assert.NotEmpty(t, p.Check(req(domain.ActionRead, "notes", "id")), "tier %d", int(p.Tier))
 	}
 }
+
+// TestPolicyReplicationTables: Litestream's tables can be read, never
+// changed, created ahead of Litestream, or given triggers and indexes: its
+// connection runs no policy, so a trigger on them would run unchecked.
+func TestPolicyReplicationTables(t *testing.T) {
+	owned := func(table string) verdicts {
+		return every(table + " belongs to Litestream, which replicates this database (--replicate); it cannot be changed through SQL tools")
+	}
+	var cases []policyCase
+	for _, table := range []string{"_litestream_seq", "_litestream_lock", "_LiteStream_seq", "_litestream_future"} {
+		cases = append(cases,
+			policyCase{"insert " + table, req(domain.ActionInsert, table, ""), owned(table)},
+			policyCase{"update " + table, req(domain.ActionUpdate, table, "seq"), owned(table)},
+			policyCase{"delete " + table, req(domain.ActionDelete, table, ""), owned(table)},
+			policyCase{"insert " + table + " from a trigger", fromTrigger(req(domain.ActionInsert, table, ""), "notes_ai"), owned(table)},
+			policyCase{"create table " + table, req(domain.ActionCreateTable, table, ""), owned(table)},
+			policyCase{"create index on " + table, req(domain.ActionCreateIndex, "my_idx", table), owned(table)},
+			policyCase{"create trigger on " + table, req(domain.ActionCreateTrigger, "my_trg", table), owned(table)},
+			policyCase{"drop table " + table, req(domain.ActionDropTable, table, ""), owned(table)},
+			policyCase{"alter table " + table, req(domain.ActionAlterTable, "main", table), owned(table)},
+			policyCase{"create virtual table " + table, req(domain.ActionCreateVTable, table, "fts5"), owned(table)},
+			policyCase{"read " + table, req(domain.ActionRead, table, "seq"), every("")},
+		)
+	}
+	cases = append(cases,
+		policyCase{"a user table merely named like it", req(domain.ActionInsert, "litestream_seq", ""), additive("INSERT")},
+		policyCase{"prefix without its underscore", req(domain.ActionDropTable, "_litestreamx", ""), destructive("DROP TABLE")},
+	)
+	runPolicyCases(t, cases)
+}

@@ -54,6 +54,11 @@ type Options struct {
 	// tables, instead of refusing the file; bootstrap then creates the
 	// server's own. Tables are never dropped.
 	RepairServerObjects bool
+	// NoAutoCheckpoint turns SQLite's automatic checkpoints off on every
+	// connection (wal_autocheckpoint=0): a replicator (Litestream) controls
+	// checkpoints on a replicated database, and no other connection may
+	// checkpoint past what it has copied.
+	NoAutoCheckpoint bool
 }
 
 // Store is one SQLite database file. It implements the statement runner,
@@ -151,6 +156,9 @@ func (s *Store) dsn(queryOnly, internal bool) string {
 	// process; memory appends switch to FULL so that an acknowledged event
 	// survives power loss too (see memory.go).
 	q.Add("_pragma", "synchronous(normal)")
+	if s.opts.NoAutoCheckpoint && !s.opts.ReadOnly {
+		q.Add("_pragma", "wal_autocheckpoint(0)")
+	}
 	if queryOnly || s.opts.ReadOnly {
 		q.Add("_pragma", "query_only(1)")
 	}

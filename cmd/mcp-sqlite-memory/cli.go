@@ -22,8 +22,10 @@ type cliOptions struct {
 	Since        string // log: --since
 	MaxEvents    int    // resume: --max-events (0: the tool's default)
 	ExcludeKinds string // resume: --exclude-kinds
-	To           string // snapshots restore: --to
+	To           string // snapshots restore, restore: --to
 	Over         bool   // snapshots restore: --over
+	From         string // restore: --from
+	At           string // restore: --at
 }
 
 // command is one CLI subcommand of the binary.
@@ -35,6 +37,8 @@ type command struct {
 	run func(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error
 	// help is the text after the usage line.
 	help string
+	// noDB marks a subcommand that works on no --db (restore makes a new file).
+	noDB bool
 }
 
 // commands are the subcommands in the order --help lists them. It is filled
@@ -42,7 +46,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand}
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand}
 }
 
 // commandOf splits off a leading subcommand name; nil means serve.
@@ -113,6 +117,10 @@ func commandUsage(name string) string {
 	cmd, _ := commandOf([]string{name})
 	if cmd == nil {
 		return usageText()
+	}
+	if cmd.noDB {
+		return fmt.Sprintf("Usage: %s %s %s\n\n%s\n\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
+			"\nExit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.\n"
 	}
 	return fmt.Sprintf("Usage: %s %s [--db PATH] %s\n\n%s\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
 		`  --json                    print one JSON document instead of plain text

@@ -70,13 +70,17 @@ type Config struct {
 	ShowVersion bool
 	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
 	ShowHelp bool
-	// Command is the CLI subcommand (verify, resume, log, snapshots, call);
+	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore);
 	// "" serves MCP. Args are its positional arguments and CLI its options.
 	Command string
 	Args    []string
 	CLI     cliOptions
 	// HTTP is the HTTP transport's configuration (http.go).
 	HTTP HTTPConfig
+	// Replicate is the Litestream replica URL, "" for none (replicate.go).
+	Replicate string
+	// ReplicateSync is the time between syncs to the replica.
+	ReplicateSync time.Duration
 }
 
 // usageError is a malformed or invalid command line or environment. The
@@ -133,6 +137,7 @@ type settings struct {
 	maxCalls, maxSQLiteHeap         rawValue
 	maxSearches, maxSearchValue     rawValue
 	http                            httpSettings
+	replicate                       replicateSettings
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -200,6 +205,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
 	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
+	addReplicateFlags(fs, &s.replicate, getenv)
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
@@ -273,7 +279,7 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		*f.dst = n
 	}
 
-	if s.db == "" {
+	if s.db == "" && (cmd == nil || !cmd.noDB) {
 		return Config{}, usagef("--db PATH is required (or set %s)", envDB)
 	}
 	if err := cfg.Limits.Validate(); err != nil {
@@ -281,8 +287,10 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 
 	home := homeDir(getenv)
-	if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
-		return Config{}, fmt.Errorf("resolve --db: %v", err)
+	if s.db != "" {
+		if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
+			return Config{}, fmt.Errorf("resolve --db: %v", err)
+		}
 	}
 	if s.auditDB != "" {
 		if cfg.AuditDB, err = absKeepDots(expandHome(s.auditDB, home)); err != nil {
@@ -292,6 +300,9 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
 	if cfg.HTTP, err = parseHTTP(&s.http, getenv); err != nil {
+		return Config{}, err
+	}
+	if err := s.replicate.apply(&cfg); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
@@ -422,5 +433,5 @@ Commands for people, on the same file while a server runs (each with --help):
 		d.MaxRequestBytes, envMaxRequestBytes,
 		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
 		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,
-		envRepair)
+		envRepair) + replicateUsage()
 }

@@ -43,7 +43,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 // run is the whole program: parse settings, wire the adapters to the core
 // and serve MCP on stdin/stdout until the client goes away or ctx ends.
 // Nothing but JSON-RPC is ever written to stdout; logs go to stderr. A
-// leading subcommand (verify, resume, log, snapshots, call) runs that
+// leading subcommand (verify, resume, log, snapshots, call, restore) runs that
 // instead, printing for a person or a script on stdout.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
 	cfg, err := parseConfig(args, os.Getenv)
@@ -71,6 +71,16 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if err != nil {
 		return err
 	}
+	stopReplication, err := startReplication(ctx, cfg, w.store.Path(), log)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	// Litestream stops last, after the server's own connections are closed
+	// (deferred calls run in reverse): its last sync then holds every audit
+	// row, and its closing the file cannot drop locks a live connection of
+	// this process still relies on (POSIX locks belong to the process).
+	defer stopReplication()
 	defer w.Close()
 	if cfg.HTTP.Addr == "" && isTerminal(stdin) {
 		_, _ = io.WriteString(stderr, terminalHint())

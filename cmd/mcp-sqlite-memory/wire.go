@@ -66,7 +66,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 		return nil, err
 	}
 	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars,
-		RepairServerObjects: cfg.RepairServerObjects})
+		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != ""})
 	if err != nil {
 		return nil, err
 	}

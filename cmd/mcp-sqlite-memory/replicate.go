@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/litestream"
+)
+
+// Replication settings (README "Sharing and surviving"). The sync interval
+// falls back to Litestream's own LITESTREAM_SYNC_INTERVAL, then to
+// Litestream's default of 1 s.
+const (
+	envReplicate         = "MCP_SQLITE_REPLICATE"
+	envReplicateSync     = "MCP_SQLITE_REPLICATE_SYNC_INTERVAL"
+	envLitestreamSync    = "LITESTREAM_SYNC_INTERVAL"
+	minReplicateInterval = 10 * time.Millisecond
+)
+
+// replicateSettings holds the replication flags until they are checked.
+type replicateSettings struct {
+	url, sync          string
+	syncSource         string // flag or variable the interval came from
+	urlFromEnvironment bool
+}
+
+// addReplicateFlags registers --replicate and --replicate-sync-interval with
+// their variables as defaults.
+func addReplicateFlags(fs *flag.FlagSet, r *replicateSettings, getenv func(string) string) {
+	r.url = getenv(envReplicate)
+	r.urlFromEnvironment = r.url != ""
+	fs.Func("replicate", "", func(v string) error { r.url, r.urlFromEnvironment = v, false; return nil })
+	for _, src := range []string{envLitestreamSync, envReplicateSync} { // the more specific wins
+		if v := getenv(src); v != "" {
+			r.sync, r.syncSource = v, src
+		}
+	}
+	fs.Func("replicate-sync-interval", "", func(v string) error { r.sync, r.syncSource = v, "--replicate-sync-interval"; return nil })
+}
+
+// apply checks the replication settings into cfg. Replication needs a
+// writable database: --read-only writes nothing, so the pair is refused.
+func (r *replicateSettings) apply(cfg *Config) error {
+	if strings.TrimSpace(r.url) == "" {
+		return nil
+	}
+	from := "--replicate"
+	if r.urlFromEnvironment {
+		from = envReplicate
+	}
+	if cfg.Command != "" {
+		// A subcommand never replicates; one that writes still leaves the
+		// checkpoints to Litestream (wire's NoAutoCheckpoint).
+		cfg.Replicate = r.url
+		return nil
+	}
+	if cfg.ReadOnly {
+		return usagef("%s cannot be combined with --read-only: a read-only server writes nothing, so it has nothing to replicate; "+
+			"replicate from the server that writes this database", from)
+	}
+	if err := litestream.CheckURL(r.url); err != nil {
+		return usagef("invalid %s: %v", from, err)
+	}
+	cfg.Replicate = r.url
+	cfg.ReplicateSync = litestream.DefaultSyncInterval
+	if r.sync != "" {
+		d, err := time.ParseDuration(strings.TrimSpace(r.sync))
+		if err != nil || d < minReplicateInterval {
+			return usagef("invalid value %q for %s: want a duration of at least %s, such as 1s or 500ms", r.sync, r.syncSource, minReplicateInterval)
+		}
+		cfg.ReplicateSync = d
+	}
+	return nil
+}
+
+// startReplication runs the replicator beside the server when --replicate
+// is set. The returned stop ends it (a last sync, then the lock is
+// released) and waits; it must run before the store closes.
+func startReplication(ctx context.Context, cfg Config, dbPath string, log *slog.Logger) (stop func(), err error) {
+	if cfg.Replicate == "" {
+		return func() {}, nil
+	}
+	rep, err := litestream.New(dbPath, litestream.Options{URL: cfg.Replicate, SyncInterval: cfg.ReplicateSync, Logger: log, Verbose: cfg.Verbose})
+	if err != nil {
+		return nil, err
+	}
+	// The server's own shutdown, not the signal that caused it, ends
+	// replication, so that the last sync runs after the last call.
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = rep.Run(rctx) // logged; the server serves either way
+	}()
+	return func() { cancel(); <-done }, nil
+}
+
+// replicateUsage is the --help text of the replication settings.
+func replicateUsage() string {
+	return `
+Replication with Litestream (README "Sharing and surviving"):
+
+  --replicate URL           stream the database to a Litestream replica:
+                            file:///folder or s3://bucket/path (credentials,
+                            endpoint and region as Litestream reads them:
+                            AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+                            LITESTREAM_S3_ENDPOINT, ?endpoint=, ?region=).
+                            Of several servers on one file, one replicates.
+                            ` + envReplicate + `
+  --replicate-sync-interval DURATION  time between syncs (default 1s)
+                            ` + envReplicateSync + ` or ` + envLitestreamSync + `
+
+  ` + progName + ` restore --from URL --to PATH [--at TIME]
+                            restore a replica into a new file, verified (see
+                            ` + progName + ` restore --help)
+`
+}
