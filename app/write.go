@@ -138,12 +138,12 @@ func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (st
 		if err != nil {
 			return "", err
 		}
-		c, err := s.d.Statements.Compile(ctx, domain.TierRead, body)
+		c, err := s.d.Statements.Compile(domain.WithOrigin(ctx, "create_view's SELECT"), domain.TierRead, body)
 		if err != nil {
 			return "", err
 		}
 		if c.Empty || !c.Has(domain.ActionSelect) {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "select_sql must be a SELECT statement")
+			return "", domain.Errorf(domain.ErrInvalidArgument, "create_view's select_sql must be one SELECT (or WITH ... SELECT) statement; run other statements with write_query")
 		}
 		var previous any
 		existing, err := s.d.Catalog.Object(ctx, name)
