@@ -79,6 +79,18 @@ type Config struct {
 	HTTP HTTPConfig
 }
 
+// startupNotes is what parsing learns for startup messages rather than for
+// running: how the database setting was named and which settings are
+// without effect.
+type startupNotes struct {
+	// dbFlag names the database setting as the user gave it (--db, -db or
+	// MCP_SQLITE_DB), for messages about the file.
+	dbFlag string
+	// warnings are settings given but without effect (flagwarn.go), one
+	// line each, naming the setting as the user gave it.
+	warnings []string
+}
+
 // usageError is a malformed or invalid command line or environment. The
 // caller prints Error() as the only line on stderr and exits with status 2.
 type usageError struct {
@@ -96,6 +108,13 @@ func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) *usageError {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// invalidf is a [usageError] for a well-formed value out of its range; like
+// a failed [domain.Limits.Validate], it wraps [domain.ErrInvalidArgument].
+func invalidf(format string, args ...any) *usageError {
+	de := domain.Errorf(domain.ErrInvalidArgument, format, args...)
+	return &usageError{msg: de.Message, err: de}
 }
 
 // rawValue is a numeric setting kept as text until every source is known,
@@ -234,31 +253,52 @@ func envBool(s string) bool {
 // malformed or invalid is a [*usageError] naming the setting. With --help or
 // --version nothing else is checked, so neither needs --db.
 func parseConfig(args []string, getenv func(string) string) (Config, error) {
+	cfg, _, err := parseConfigNotes(args, getenv)
+	return cfg, err
+}
+
+// parseConfigNotes is [parseConfig] that also returns the startup notes.
+func parseConfigNotes(args []string, getenv func(string) string) (Config, startupNotes, error) {
+	cfg, names, err := parseSettings(args, getenv)
+	if err != nil || names == nil {
+		return cfg, startupNotes{}, err
+	}
+	return cfg, startupNotes{dbFlag: names.of("db"), warnings: ignoredSettings(cfg, names, getenv)}, nil
+}
+
+// parseSettings does the work of [parseConfig] and says how each setting
+// was named; names is nil for --help and --version.
+func parseSettings(args []string, getenv func(string) string) (_ Config, names *flagNames, _ error) {
 	var s settings
 	fs := newFlagSet(&s, getenv)
 	cmd, args := commandOf(args)
-	rest, err := parseCommandLine(fs, cmd, &s.cfg, args)
+	names = &flagNames{getenv: getenv}
+	rest, err := parseCommandLine(fs, cmd, &s.cfg, args, names)
 	if err != nil {
-		return Config{}, err
+		return Config{}, nil, err
 	}
+	s.spellSources(names)
 	if cmd == nil && len(rest) > 0 {
-		return Config{}, usagef("unexpected argument %q: every setting is a flag, and the subcommands are %s (see --help)", rest[0], commandNames())
+		return Config{}, nil, usagef("unexpected argument %q: every setting is a flag, and the subcommands are %s (see --help)", rest[0], commandNames())
 	}
 	cfg := s.cfg
 	if cfg.ShowHelp || cfg.ShowVersion {
-		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Limits: domain.DefaultLimits()}, nil
+		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Limits: domain.DefaultLimits()}, nil, nil
 	}
 
 	if v := getenv(envReadOnly); v != "" {
 		if _, ok := readOnlyEnv(v); !ok {
-			return Config{}, usagef("invalid value %q for %s: want 1, true, yes or on (read-only), or 0, false, no or off", v, envReadOnly)
+			return Config{}, nil, usagef("invalid value %q for %s: want 1, true, yes or on (read-only), or 0, false, no or off", v, envReadOnly)
 		}
 	}
 	cfg.Limits = domain.DefaultLimits()
 	if s.queryTimeout.source != "" {
 		d, err := parseSeconds(&s.queryTimeout)
 		if err != nil {
-			return Config{}, err
+			return Config{}, nil, err
+		}
+		if d <= 0 {
+			return Config{}, nil, invalidf("invalid value %q for %s: want a positive number of seconds", s.queryTimeout.text, s.queryTimeout.source)
 		}
 		cfg.Limits.QueryTimeout = d
 	}
@@ -268,33 +308,58 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		}
 		n, err := parseInt(f.v)
 		if err != nil {
-			return Config{}, err
+			return Config{}, nil, err
+		}
+		if f.dst == &cfg.Limits.Snapshots && n < 0 {
+			return Config{}, nil, invalidf("invalid value %q for %s: want 0 (no snapshots) or more", f.v.text, f.v.source)
+		}
+		if f.dst != &cfg.Limits.Snapshots && n <= 0 {
+			return Config{}, nil, invalidf("invalid value %q for %s: want a positive integer", f.v.text, f.v.source)
 		}
 		*f.dst = n
 	}
+	if cfg.Limits.DefaultLimit > cfg.Limits.MaxRows {
+		return Config{}, nil, invalidf("%s (%d) cannot exceed %s (%d): raise %s or lower %s",
+			names.of("default-limit"), cfg.Limits.DefaultLimit, names.of("max-rows"), cfg.Limits.MaxRows, names.of("max-rows"), names.of("default-limit"))
+	}
 
 	if s.db == "" {
-		return Config{}, usagef("--db PATH is required (or set %s)", envDB)
+		return Config{}, nil, usagef("--db PATH is required (or set %s)", envDB)
 	}
 	if err := cfg.Limits.Validate(); err != nil {
-		return Config{}, &usageError{msg: err.Error(), err: err}
+		return Config{}, nil, &usageError{msg: err.Error(), err: err}
 	}
 
 	home := homeDir(getenv)
 	if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
-		return Config{}, fmt.Errorf("resolve --db: %v", err)
+		return Config{}, nil, fmt.Errorf("resolve %s: %v", names.of("db"), err)
 	}
 	if s.auditDB != "" {
 		if cfg.AuditDB, err = absKeepDots(expandHome(s.auditDB, home)); err != nil {
-			return Config{}, fmt.Errorf("resolve --audit-db: %v", err)
+			return Config{}, nil, fmt.Errorf("resolve %s: %v", names.of("audit-db"), err)
 		}
 		// run compares it with the database by identity (checkAuditPath).
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
-	if cfg.HTTP, err = parseHTTP(&s.http, getenv); err != nil {
-		return Config{}, err
+	if cfg.HTTP, err = parseHTTP(&s.http, getenv, names); err != nil {
+		return Config{}, nil, err
 	}
-	return cfg, nil
+	return cfg, names, nil
+}
+
+// spellSources names every numeric setting given on the command line as the
+// user typed its flag.
+func (s *settings) spellSources(names *flagNames) {
+	var l domain.Limits
+	vs := []*rawValue{&s.queryTimeout, &s.http.maxSessions, &s.http.sessionIdle}
+	for _, f := range s.ints(&l) {
+		vs = append(vs, f.v)
+	}
+	for _, v := range vs {
+		if t, ok := names.typed[v.flag]; ok && v.source == "--"+v.flag {
+			v.source = t
+		}
+	}
 }
 
 func parseInt(v *rawValue) (int, error) {
