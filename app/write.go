@@ -71,10 +71,13 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		if _, err := s.d.Statements.Compile(ctx, domain.TierDestructive, query); err != nil {
 			return "", err
 		}
+		stop := during(call, 1, 3, "statement compiled; writing a snapshot of the database")
 		path, err := s.snapshot(call, "destructive_query: "+reason)
+		stop()
 		if err != nil {
 			return "", domain.Errorf(domain.ErrSnapshot, "%s; the statement was not run. Fix the snapshot folder (--snapshot-dir) or start the server with --snapshots 0 to run without snapshots", err.Error())
 		}
+		ports.ReportProgress(call, 2, 3, "snapshot written; running the statement")
 		ctx, cancel := context.WithTimeout(call, s.limits.QueryTimeout)
 		defer cancel()
 		suffix := "; snapshots are disabled"
@@ -111,10 +114,13 @@ func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
 	call := ctx
 	return s.run(ctx, "snapshot", func(_ context.Context, sp *span) (string, error) {
 		sp.setQuery(reason)
+		stop := during(call, 0, 1, "writing a snapshot of the database")
 		path, err := s.snapshot(call, reason)
+		stop()
 		if err != nil {
 			return "", err
 		}
+		ports.ReportProgress(call, 1, 1, "snapshot written")
 		var p any
 		out := "ok: snapshot skipped (snapshots are disabled: the server runs with --snapshots 0)"
 		if path != "" {

@@ -136,6 +136,8 @@ func add[In any](s *Server, tools ports.Tools, t *mcp.Tool, initial In, patch fu
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
 		ctx = s.sessionContext(ctx, req.Session)
+		ctx, finish := withProgress(ctx, req)
+		defer finish()
 		in := initial
 		if err := decode(req.Params.Arguments, &in, schema); err != nil {
 			return result("", tools.Reject(ctx, t.Name, err)), nil
