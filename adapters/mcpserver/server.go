@@ -38,6 +38,9 @@ type Options struct {
 	// Log receives the server's own warnings, such as inbound frames it
 	// refused; nil discards.
 	Log *slog.Logger
+	// ClientLog, when set, sends the server's log records to clients that
+	// asked for them (logging/setLevel); see [ClientLog].
+	ClientLog *ClientLog
 }
 
 // Server is the SDK's server with the tools registered, plus a way to cancel
@@ -76,6 +79,9 @@ func New(tools ports.Tools, o Options) *Server {
 		done:  make(chan struct{}),
 	}
 	register(s, tools, o)
+	if o.ClientLog != nil {
+		o.ClientLog.attach(s, o.ReadOnly)
+	}
 	return s
 }
 

@@ -2,6 +2,9 @@ package tools_test
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -10,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
@@ -115,4 +119,46 @@ func TestProgressNotificationsWhenTheClientSendsAToken(t *testing.T) {
 	ec.mu.Unlock()
 	assert.Equal(t, 0, before)
 	assert.Equal(t, 6, total)
+}
+
+// logsWith waits briefly for log notifications whose data mentions text.
+func (ec *edgesClient) logsWith(text string, atLeast int) []*mcp.LoggingMessageParams {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		ec.mu.Lock()
+		var out []*mcp.LoggingMessageParams
+		for _, l := range ec.logs {
+			if b, _ := json.Marshal(l.Data); strings.Contains(string(b), text) {
+				out = append(out, l)
+			}
+		}
+		ec.mu.Unlock()
+		if len(out) >= atLeast || time.Now().After(deadline) {
+			return out
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestLogRecordsGoToClientsThatSetALevel(t *testing.T) {
+	clientLog := mcpserver.NewClientLog()
+	ec, _ := edgesConnect(t, harness.Config{Logger: slog.New(clientLog), ClientLog: clientLog})
+
+	// No level set yet: nothing is sent.
+	ec.call(t, "snapshot", map[string]any{"reason": "before"}, nil)
+	assert.Empty(t, ec.logsWith("snapshot written", 1))
+
+	require.NoError(t, ec.cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}))
+	ec.call(t, "snapshot", map[string]any{"reason": "after"}, nil)
+	got := ec.logsWith("snapshot written", 1)
+	require.Len(t, got, 1)
+	assert.Equal(t, mcp.LoggingLevel("info"), got[0].Level)
+	assert.Equal(t, "mcp-sqlite-memory", got[0].Logger)
+	b, _ := json.Marshal(got[0].Data)
+	assert.Contains(t, string(b), `"reason":"after"`)
+
+	// Above the records' level: nothing more.
+	require.NoError(t, ec.cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "error"}))
+	ec.call(t, "snapshot", map[string]any{"reason": "quiet"}, nil)
+	assert.Len(t, ec.logsWith("snapshot written", 2), 1)
 }
