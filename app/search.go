@@ -102,7 +102,7 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 				return true
 			})
 		}
-		w := domain.NewTableWriter([]string{"key", "column", "snippet"}, s.limits.MaxResultBytes, s.limits.MaxCellChars)
+		w := s.newTable(ctx, []string{"key", "column", "snippet"})
 		total, rowsMatched, lastRow, full := 0, 0, int32(-1), false
 		err = s.d.Search.Search(ctx, domain.SearchQuery{Pattern: r.Pattern, IgnoreCase: r.IgnoreCase, FixedStrings: r.FixedStrings}, lines,
 			func(m domain.LineMatch) error {

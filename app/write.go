@@ -36,7 +36,7 @@ func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) 
 func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix string) (string, domain.WriteResult, error) {
 	var w *domain.TableWriter
 	res, err := s.d.Statements.Write(ctx, req, func(cols []string) {
-		w = domain.NewTableWriter(cols, s.limits.MaxResultBytes, s.limits.MaxCellChars)
+		w = s.newTable(ctx, cols)
 	}, func(row []any) bool { return w.Add(row) })
 	if err != nil {
 		return "", res, err

@@ -127,7 +127,8 @@ type TableWriter struct {
 	rows         int
 	cellsCut     int
 	truncated    bool
-	reserve      int // the body's size after its one large growth
+	reserve      int        // the body's size after its one large growth
+	keep         *TableData // rows as typed values too, when asked (Keep)
 }
 
 // tableFirstGrow is the body's first reservation, in bytes.
@@ -168,6 +169,9 @@ func (w *TableWriter) Add(row []any) bool {
 	}
 	w.body.Write(line)
 	w.rows++
+	if w.keep != nil {
+		w.keep.Rows = append(w.keep.Rows, jsonRow(row, w.maxCellChars))
+	}
 	// Cells of a refused row are not counted: that row is not shown
 	// (SPEC A4 item 9, fixing B §10 item 9).
 	w.cellsCut += cut

@@ -40,6 +40,7 @@ const (
 	envMaxSQLiteHeap    = "MCP_SQLITE_MAX_SQLITE_HEAP_BYTES"
 	envMaxSearches      = "MCP_SQLITE_MAX_CONCURRENT_SEARCHES"
 	envMaxSearchValue   = "MCP_SQLITE_MAX_SEARCH_VALUE_BYTES"
+	envStructured       = "MCP_SQLITE_STRUCTURED"
 )
 
 // Config is everything the command line and environment decide.
@@ -66,6 +67,9 @@ type Config struct {
 	// triggers, index and view, and drop extra ones on its tables, instead
 	// of refusing the file.
 	RepairServerObjects bool
+	// Structured gives the tools that answer with a table an outputSchema
+	// and a structuredContent copy of the table (the CSV stays the text).
+	Structured bool
 	// ShowVersion asks for the version line and nothing else.
 	ShowVersion bool
 	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
@@ -219,6 +223,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.Verbose, "verbose", verbose, "")
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
 	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
+	fs.BoolVar(&s.cfg.Structured, "structured", envBool(getenv(envStructured)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
@@ -469,6 +474,11 @@ wins over its variable, and an empty variable counts as unset.
                             its tables, instead of refusing the file (tables
                             and rows are never touched)
                             %[34]s=1
+  --structured              tools that answer with a table (read_query, write_query,
+                            destructive_query, list_tables, search_text) also return
+                            it as JSON: an outputSchema and structuredContent with
+                            columns and typed rows; the CSV text stays (default off)
+                            `+envStructured+`=1
   -v, --verbose             debug logging on stderr
                             %[23]s=1
   --version                 print the version and exit

@@ -15,7 +15,7 @@ var flagEnvs = map[string]string{
 	"snapshots": envSnapshots, "max-request-bytes": envMaxRequestBytes,
 	"max-concurrent-calls": envMaxCalls, "max-sqlite-heap-bytes": envMaxSQLiteHeap,
 	"max-concurrent-searches": envMaxSearches, "max-search-value-bytes": envMaxSearchValue,
-	"read-only": envReadOnly, "verbose": envVerbose, "repair-server-objects": envRepair,
+	"read-only": envReadOnly, "verbose": envVerbose, "repair-server-objects": envRepair, "structured": envStructured,
 	"http": envHTTP, "auth-token-file": envAuthTokenFile, "allowed-hosts": envAllowedHosts,
 	"max-sessions": envMaxSessions, "session-idle-timeout": envSessionIdle,
 }

@@ -117,7 +117,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 		sdkLog = nil // the SDK's session chatter only with -v
 	}
 	w.server = mcpserver.New(w.svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: sdkLog, Log: transportLog,
-		ClientLog: clientLog})
+		ClientLog: clientLog, Structured: cfg.Structured})
 	return w, nil
 }
 

@@ -46,6 +46,8 @@ type Config struct {
 	Logger *slog.Logger
 	// ClientLog, when set, sends log records to clients (logging/setLevel).
 	ClientLog *mcpserver.ClientLog
+	// Structured turns on structured results (--structured).
+	Structured bool
 }
 
 // Env is one running server and a client connected to it.
@@ -110,7 +112,7 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	}
 	svc := app.New(deps, app.Options{Limits: c.Limits, Session: "20260913T101100Z-test", Logger: c.Logger})
 	env.Tools = svc
-	return mcpserver.New(svc, mcpserver.Options{Version: "test", Limits: c.Limits, ReadOnly: c.ReadOnly, Memory: memory, ClientLog: c.ClientLog}), env
+	return mcpserver.New(svc, mcpserver.Options{Version: "test", Limits: c.Limits, ReadOnly: c.ReadOnly, Memory: memory, ClientLog: c.ClientLog, Structured: c.Structured}), env
 }
 
 // New starts a server and connects a client over in-memory transports.
