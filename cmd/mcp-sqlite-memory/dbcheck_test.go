@@ -25,20 +25,21 @@ func TestExplainOpenSaysWhatIsWrong(t *testing.T) {
 		flagName string
 		want     []string
 	}{
-		{"a folder", Config{DBPath: dir}, "--db", []string{"--db " + dir + " is a folder", filepath.Join(dir, "memory.db")}},
-		{"a folder, env", Config{DBPath: dir}, envDB, []string{envDB + " " + dir + " is a folder"}},
-		{"a folder, read-only", Config{DBPath: dir, ReadOnly: true}, "-db", []string{"-db " + dir + " is a folder"}},
-		{"a file as folder", Config{DBPath: filepath.Join(file, "x.db")}, "--db", []string{file + " is a file, not a folder"}},
-		{"a file deeper as folder", Config{DBPath: filepath.Join(file, "a", "x.db")}, "--db", []string{file + " is a file, not a folder"}},
-		{"missing folder in read-only mode", Config{DBPath: filepath.Join(dir, "nope", "x.db"), ReadOnly: true}, "--db",
-			[]string{"the folder " + filepath.Join(dir, "nope") + " does not exist", "read-only mode never creates"}},
+		{"a folder", Config{DBPath: dir}, "--db", []string{"--db names a folder (" + filepath.Base(dir) + ")", filepath.Join(filepath.Base(dir), "memory.db")}},
+		{"a folder, env", Config{DBPath: dir}, envDB, []string{envDB + " names a folder"}},
+		{"a folder, one dash", Config{DBPath: dir}, "-db", []string{"-db names a folder"}},
+		{"a file as folder", Config{DBPath: filepath.Join(file, "x.db")}, "--db", []string{"--db x.db: its folder plain is a file, not a folder"}},
+		{"a file deeper as folder", Config{DBPath: filepath.Join(file, "a", "x.db")}, "--db", []string{"its folder plain is a file"}},
 	} {
 		got := explainOpen(c.cfg, c.flagName, sqliteErr)
 		for _, w := range c.want {
 			assert.Contains(t, got.Error(), w, c.name)
 		}
 		assert.NotContains(t, got.Error(), "(14)", c.name)
+		assert.NotContains(t, got.Error(), filepath.Dir(dir), "%s: names files, not the folders above them", c.name)
 	}
+	// In read-only mode the adapter's own explanation stays.
+	assert.Equal(t, sqliteErr, explainOpen(Config{DBPath: dir, ReadOnly: true}, "--db", sqliteErr))
 	// Nothing wrong with the path: SQLite's own message stays.
 	ok := filepath.Join(dir, "fine.db")
 	require.NoError(t, os.WriteFile(ok, nil, 0o600))

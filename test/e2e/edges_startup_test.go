@@ -48,8 +48,8 @@ func TestStartupErrorsNameTheSettingAsGiven(t *testing.T) {
 		{nil, []string{"--db", db, "--max-rows=x"}, 2, `for --max-rows: want an integer`},
 		{[]string{"MCP_SQLITE_MAX_ROWS=0"}, []string{"--db", db}, 2, `for MCP_SQLITE_MAX_ROWS: want a positive integer`},
 		{nil, []string{"--db", db, "--bogus"}, 2, "unknown flag --bogus"},
-		{nil, []string{"-db", dir}, 1, "-db " + dir + " is a folder, not a database file"},
-		{[]string{"MCP_SQLITE_DB=" + dir}, nil, 1, "MCP_SQLITE_DB " + dir + " is a folder"},
+		{nil, []string{"-db", dir}, 1, "-db names a folder (" + filepath.Base(dir) + "), not a database file"},
+		{[]string{"MCP_SQLITE_DB=" + dir}, nil, 1, "MCP_SQLITE_DB names a folder"},
 	} {
 		status, stderr := edgesRun(t, c.env, c.args...)
 		assert.Equal(t, c.status, status, "%v %v: %s", c.env, c.args, stderr)
