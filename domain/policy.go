@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"context"
 	"fmt"
 	"strings"
 )
@@ -434,20 +433,4 @@ func (s *sqlScanner) ident() string {
 // isIdentByte reports whether c may appear in a bare SQLite identifier.
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
-
-// originKey is the context key of [WithOrigin].
-type originKey struct{}
-
-// WithOrigin returns ctx carrying the name refusals give the statement
-// compiled under it, for a tool whose statement runs under another tool's
-// tier (create_view's SELECT runs under read_query's).
-func WithOrigin(ctx context.Context, origin string) context.Context {
-	return context.WithValue(ctx, originKey{}, origin)
-}
-
-// OriginOf returns the origin [WithOrigin] put in ctx, or "".
-func OriginOf(ctx context.Context) string {
-	o, _ := ctx.Value(originKey{}).(string)
-	return o
 }

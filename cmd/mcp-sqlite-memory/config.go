@@ -114,13 +114,6 @@ func usagef(format string, args ...any) *usageError {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// invalidf is a [usageError] for a well-formed value out of its range; like
-// a failed [domain.Limits.Validate], it wraps [domain.ErrInvalidArgument].
-func invalidf(format string, args ...any) *usageError {
-	de := domain.Errorf(domain.ErrInvalidArgument, format, args...)
-	return &usageError{msg: de.Message, err: de}
-}
-
 // rawValue is a numeric setting kept as text until every source is known,
 // so a malformed value is reported naming where it came from: the flag as
 // the user spells it in the docs (--max-rows) or the environment variable.
@@ -350,21 +343,6 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 		return Config{}, nil, err
 	}
 	return cfg, names, nil
-}
-
-// spellSources names every numeric setting given on the command line as the
-// user typed its flag.
-func (s *settings) spellSources(names *flagNames) {
-	var l domain.Limits
-	vs := []*rawValue{&s.queryTimeout, &s.http.maxSessions, &s.http.sessionIdle}
-	for _, f := range s.ints(&l) {
-		vs = append(vs, f.v)
-	}
-	for _, v := range vs {
-		if t, ok := names.typed[v.flag]; ok && v.source == "--"+v.flag {
-			v.source = t
-		}
-	}
 }
 
 func parseInt(v *rawValue) (int, error) {

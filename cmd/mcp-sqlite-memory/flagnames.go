@@ -4,6 +4,8 @@ import (
 	"flag"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // flagEnvs maps every setting's flag to its environment variable.
@@ -107,4 +109,26 @@ func scanFlags(fs *flag.FlagSet, args []string, interleaved bool, see string) (m
 		}
 	}
 	return typed, nil
+}
+
+// invalidf is a [usageError] for a well-formed value out of its range; like
+// a failed [domain.Limits.Validate], it wraps [domain.ErrInvalidArgument].
+func invalidf(format string, args ...any) *usageError {
+	de := domain.Errorf(domain.ErrInvalidArgument, format, args...)
+	return &usageError{msg: de.Message, err: de}
+}
+
+// spellSources names every numeric setting given on the command line as the
+// user typed its flag.
+func (s *settings) spellSources(names *flagNames) {
+	var l domain.Limits
+	vs := []*rawValue{&s.queryTimeout, &s.http.maxSessions, &s.http.sessionIdle}
+	for _, f := range s.ints(&l) {
+		vs = append(vs, f.v)
+	}
+	for _, v := range vs {
+		if t, ok := names.typed[v.flag]; ok && v.source == "--"+v.flag {
+			v.source = t
+		}
+	}
 }
