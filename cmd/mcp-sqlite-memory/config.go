@@ -295,9 +295,6 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 		if err != nil {
 			return Config{}, nil, err
 		}
-		if d <= 0 {
-			return Config{}, nil, invalidf("invalid value %q for %s: want a positive number of seconds", s.queryTimeout.text, s.queryTimeout.source)
-		}
 		cfg.Limits.QueryTimeout = d
 	}
 	for _, f := range s.ints(&cfg.Limits) {
@@ -308,21 +305,14 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 		if err != nil {
 			return Config{}, nil, err
 		}
-		if f.dst == &cfg.Limits.Snapshots && n < 0 {
-			return Config{}, nil, invalidf("invalid value %q for %s: want 0 (no snapshots) or more", f.v.text, f.v.source)
-		}
-		if f.dst != &cfg.Limits.Snapshots && n <= 0 {
-			return Config{}, nil, invalidf("invalid value %q for %s: want a positive integer", f.v.text, f.v.source)
-		}
 		*f.dst = n
-	}
-	if cfg.Limits.DefaultLimit > cfg.Limits.MaxRows {
-		return Config{}, nil, invalidf("%s (%d) cannot exceed %s (%d): raise %s or lower %s",
-			names.of("default-limit"), cfg.Limits.DefaultLimit, names.of("max-rows"), cfg.Limits.MaxRows, names.of("max-rows"), names.of("default-limit"))
 	}
 
 	if s.db == "" {
 		return Config{}, nil, usagef("--db PATH is required (or set %s)", envDB)
+	}
+	if err := s.checkRanges(cfg.Limits, names); err != nil {
+		return Config{}, nil, err
 	}
 	if err := cfg.Limits.Validate(); err != nil {
 		return Config{}, nil, &usageError{msg: err.Error(), err: err}

@@ -132,3 +132,25 @@ func (s *settings) spellSources(names *flagNames) {
 		}
 	}
 }
+
+// checkRanges refuses a well-formed value out of its range, naming the
+// setting as given; [domain.Limits.Validate] stays as the backstop.
+func (s *settings) checkRanges(l domain.Limits, names *flagNames) error {
+	if s.queryTimeout.source != "" && l.QueryTimeout <= 0 {
+		return invalidf("invalid value %q for %s: want a positive number of seconds", s.queryTimeout.text, s.queryTimeout.source)
+	}
+	for _, f := range s.ints(&l) {
+		switch {
+		case f.v.source == "":
+		case f.dst == &l.Snapshots && *f.dst < 0:
+			return invalidf("invalid value %q for %s: want 0 (no snapshots) or more", f.v.text, f.v.source)
+		case f.dst != &l.Snapshots && *f.dst <= 0:
+			return invalidf("invalid value %q for %s: want a positive integer", f.v.text, f.v.source)
+		}
+	}
+	if l.DefaultLimit > l.MaxRows {
+		return invalidf("%s (%d) cannot exceed %s (%d): raise %s or lower %s",
+			names.of("default-limit"), l.DefaultLimit, names.of("max-rows"), l.MaxRows, names.of("max-rows"), names.of("default-limit"))
+	}
+	return nil
+}
