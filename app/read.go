@@ -26,7 +26,7 @@ func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (stri
 		var w *domain.TableWriter
 		skipped, more := 0, false
 		err := s.d.Statements.Read(ctx, r.Query, func(cols []string) {
-			w = domain.NewTableWriter(cols, s.limits.MaxResultBytes, s.limits.MaxCellChars)
+			w = s.newTable(ctx, cols)
 		}, func(row []any) bool {
 			if skipped < r.Offset {
 				skipped++
@@ -66,7 +66,7 @@ func (s *Service) ListTables(ctx context.Context, includeRowCounts bool) (string
 		if err != nil {
 			return "", err
 		}
-		w := domain.NewTableWriter([]string{"name", "type", "system", "rows"}, s.limits.MaxResultBytes, s.limits.MaxCellChars)
+		w := s.newTable(ctx, []string{"name", "type", "system", "rows"})
 		for _, t := range tables {
 			var rows any
 			if t.Rows >= 0 {

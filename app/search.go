@@ -80,6 +80,9 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 				keys = append(keys, keyText(row[0]))
 				rowIndex := int32(len(keys) - 1)
 				mu.Unlock()
+				if rowIndex > 0 && rowIndex%searchProgressRows == 0 {
+					ports.ReportProgress(ctx, float64(rowIndex), float64(q.Limit), fmt.Sprintf("%d candidate rows read", rowIndex))
+				}
 				for i, v := range row[1:] {
 					text, ok := searchable(v)
 					if !ok {
@@ -99,7 +102,7 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 				return true
 			})
 		}
-		w := domain.NewTableWriter([]string{"key", "column", "snippet"}, s.limits.MaxResultBytes, s.limits.MaxCellChars)
+		w := s.newTable(ctx, []string{"key", "column", "snippet"})
 		total, rowsMatched, lastRow, full := 0, 0, int32(-1), false
 		err = s.d.Search.Search(ctx, domain.SearchQuery{Pattern: r.Pattern, IgnoreCase: r.IgnoreCase, FixedStrings: r.FixedStrings}, lines,
 			func(m domain.LineMatch) error {

@@ -36,7 +36,7 @@ func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) 
 func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix string) (string, domain.WriteResult, error) {
 	var w *domain.TableWriter
 	res, err := s.d.Statements.Write(ctx, req, func(cols []string) {
-		w = domain.NewTableWriter(cols, s.limits.MaxResultBytes, s.limits.MaxCellChars)
+		w = s.newTable(ctx, cols)
 	}, func(row []any) bool { return w.Add(row) })
 	if err != nil {
 		return "", res, err
@@ -71,10 +71,13 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		if _, err := s.d.Statements.Compile(ctx, domain.TierDestructive, query); err != nil {
 			return "", err
 		}
+		stop := during(call, 1, 3, "statement compiled; writing a snapshot of the database")
 		path, err := s.snapshot(call, "destructive_query: "+reason)
+		stop()
 		if err != nil {
 			return "", domain.Errorf(domain.ErrSnapshot, "%s; the statement was not run. Fix the snapshot folder (--snapshot-dir) or start the server with --snapshots 0 to run without snapshots", err.Error())
 		}
+		ports.ReportProgress(call, 2, 3, "snapshot written; running the statement")
 		ctx, cancel := context.WithTimeout(call, s.limits.QueryTimeout)
 		defer cancel()
 		suffix := "; snapshots are disabled"
@@ -111,10 +114,13 @@ func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
 	call := ctx
 	return s.run(ctx, "snapshot", func(_ context.Context, sp *span) (string, error) {
 		sp.setQuery(reason)
+		stop := during(call, 0, 1, "writing a snapshot of the database")
 		path, err := s.snapshot(call, reason)
+		stop()
 		if err != nil {
 			return "", err
 		}
+		ports.ReportProgress(call, 1, 1, "snapshot written")
 		var p any
 		out := "ok: snapshot skipped (snapshots are disabled: the server runs with --snapshots 0)"
 		if path != "" {
@@ -138,12 +144,12 @@ func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (st
 		if err != nil {
 			return "", err
 		}
-		c, err := s.d.Statements.Compile(ctx, domain.TierRead, body)
+		c, err := s.d.Statements.Compile(domain.WithOrigin(ctx, "create_view's SELECT"), domain.TierRead, body)
 		if err != nil {
 			return "", err
 		}
 		if c.Empty || !c.Has(domain.ActionSelect) {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "select_sql must be a SELECT statement")
+			return "", domain.Errorf(domain.ErrInvalidArgument, "create_view's select_sql must be one SELECT (or WITH ... SELECT) statement; run other statements with write_query")
 		}
 		var previous any
 		existing, err := s.d.Catalog.Object(ctx, name)

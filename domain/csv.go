@@ -2,23 +2,64 @@ package domain
 
 import "strings"
 
-// AppendCSVLine appends fields as one CSV line ending in "\n", following the
-// Python csv "excel" dialect the reference server uses: fields are joined by
-// ",", a field is quoted only when it holds ',', '"', '\n' or '\r', and an
-// inner '"' is doubled. Leading or trailing spaces, tabs and '#' are not
-// quoted (unlike encoding/csv). A row of exactly one empty field is written as
-// `""`, and a row of zero fields as an empty line.
+// AppendCSVLine appends fields, all of them text, as one CSV line ending in
+// "\n", following the Python csv "excel" dialect the reference server uses:
+// fields are joined by ",", a field is quoted when it holds ',', '"', '\n' or
+// '\r', and an inner '"' is doubled. Leading or trailing spaces, tabs and '#'
+// are not quoted (unlike encoding/csv). An empty field is text, so it is
+// written as `""` (see [AppendCSVRow] for the rule); a row of zero fields is
+// an empty line.
 func AppendCSVLine(dst []byte, fields []string) []byte {
-	if len(fields) == 1 && fields[0] == "" {
-		return append(dst, '"', '"', '\n')
-	}
 	for i, f := range fields {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendField(dst, f, needsQuote(f), nil)
+		dst = appendField(dst, f, needsQuote(f) || f == "", nil)
 	}
 	return append(dst, '\n')
+}
+
+// AppendCSVRow appends row as one CSV line ending in "\n", each value spelled
+// as by [FormatCell] and cut to maxCellChars code points, and returns how many
+// cells were cut. It is the one rule every CSV answer follows for NULL and
+// empty text: NULL is an empty cell and the empty string is `""` (valid CSV
+// either way), so the two never look alike. A row holding a single NULL is
+// an empty line. This is the one deliberate change to the reference's bytes,
+// which wrote both as an empty cell.
+func AppendCSVRow(dst []byte, row []any, maxCellChars int) ([]byte, int) {
+	cut := 0
+	for i, v := range row {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		switch x := v.(type) {
+		case nil:
+		case string:
+			dst, cut = appendText(dst, x, maxCellChars, cut)
+		case []byte:
+			dst = appendBlob(dst, len(x))
+		case LongText:
+			keep, excess := x.cut(maxCellChars)
+			s := x.Head[:keep]
+			var mark [32]byte
+			tail := []byte(nil)
+			if excess > 0 {
+				tail = appendCutMark(mark[:0], excess)
+				cut++
+			}
+			dst = appendField(dst, s, needsQuote(s) || (s == "" && excess == 0), tail)
+		default:
+			var ok bool
+			if dst, ok = appendScalar(dst, v); !ok {
+				text, c := FormatCell(v, maxCellChars)
+				dst = appendField(dst, text, needsQuote(text) || text == "", nil)
+				if c {
+					cut++
+				}
+			}
+		}
+	}
+	return append(dst, '\n'), cut
 }
 
 // needsQuote reports whether a field holds a byte that makes the excel
@@ -86,7 +127,8 @@ type TableWriter struct {
 	rows         int
 	cellsCut     int
 	truncated    bool
-	reserve      int // the body's size after its one large growth
+	reserve      int        // the body's size after its one large growth
+	keep         *TableData // rows as typed values too, when asked (Keep)
 }
 
 // tableFirstGrow is the body's first reservation, in bytes.
@@ -127,6 +169,9 @@ func (w *TableWriter) Add(row []any) bool {
 	}
 	w.body.Write(line)
 	w.rows++
+	if w.keep != nil {
+		w.keep.Rows = append(w.keep.Rows, jsonRow(row, w.maxCellChars))
+	}
 	// Cells of a refused row are not counted: that row is not shown
 	// (SPEC A4 item 9, fixing B §10 item 9).
 	w.cellsCut += cut
@@ -136,50 +181,15 @@ func (w *TableWriter) Add(row []any) bool {
 // appendRow appends one formatted CSV line to dst, which must be empty, and
 // returns how many cells in it were cut.
 func (w *TableWriter) appendRow(dst []byte, row []any) ([]byte, int) {
-	cut := 0
-	for i, v := range row {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		switch x := v.(type) {
-		case nil:
-		case string:
-			dst, cut = w.appendText(dst, x, cut)
-		case []byte:
-			dst = appendBlob(dst, len(x))
-		case LongText:
-			keep, excess := x.cut(w.maxCellChars)
-			s := x.Head[:keep]
-			var mark [32]byte
-			tail := []byte(nil)
-			if excess > 0 {
-				tail = appendCutMark(mark[:0], excess)
-				cut++
-			}
-			dst = appendField(dst, s, needsQuote(s), tail)
-		default:
-			var ok bool
-			if dst, ok = appendScalar(dst, v); !ok {
-				text, c := FormatCell(v, w.maxCellChars)
-				dst = appendField(dst, text, needsQuote(text), nil)
-				if c {
-					cut++
-				}
-			}
-		}
-	}
-	if len(row) == 1 && len(dst) == 0 {
-		dst = append(dst, '"', '"')
-	}
-	return append(dst, '\n'), cut
+	return AppendCSVRow(dst, row, w.maxCellChars)
 }
 
-// appendText appends a text cell, cut and quoted as needed, and returns the
-// updated count of cut cells.
-func (w *TableWriter) appendText(dst []byte, s string, cut int) ([]byte, int) {
-	keep, excess := cutPoint(s, w.maxCellChars)
+// appendText appends a text cell, cut and quoted as needed (the empty string
+// as `""`), and returns the updated count of cut cells.
+func appendText(dst []byte, s string, maxCellChars, cut int) ([]byte, int) {
+	keep, excess := cutPoint(s, maxCellChars)
 	if excess == 0 {
-		return appendField(dst, s, needsQuote(s), nil), cut
+		return appendField(dst, s, s == "" || needsQuote(s), nil), cut
 	}
 	var mark [32]byte
 	s = s[:keep]

@@ -31,8 +31,8 @@ func TestAppendCSVLine(t *testing.T) {
 		{"single empty field", []string{""}, "\"\"\n"},
 		{"zero fields", []string{}, "\n"},
 		{"nil fields", nil, "\n"},
-		{"two empty fields", []string{"", ""}, ",\n"},
-		{"empty then value", []string{"", "x"}, ",x\n"},
+		{"two empty fields are text, quoted", []string{"", ""}, "\"\",\"\"\n"},
+		{"empty then value", []string{"", "x"}, "\"\",x\n"},
 		{"multi-byte kept", []string{"日本", "😀"}, "日本,😀\n"},
 		{"every trigger at once", []string{"a,\"b\"\r\nc"}, "\"a,\"\"b\"\"\r\nc\"\n"},
 	}
@@ -140,14 +140,14 @@ func TestRenderTable(t *testing.T) {
 			want: tableResult{Body: "\"a,b\",hhhhhhhh\n1,x\n", Rows: 1, Len: 19},
 		},
 		{
-			name: "single-column null and empty rows are quoted empties", columns: []string{"n"},
+			name: "single-column null is an empty line, empty text is quoted", columns: []string{"n"},
 			rows: [][]any{{nil}, {""}, {int64(0)}}, maxBytes: 100, maxCellChars: 10,
-			want: tableResult{Body: "n\n\"\"\n\"\"\n0\n", Rows: 3, Len: 10},
+			want: tableResult{Body: "n\n\n\"\"\n0\n", Rows: 3, Len: 8},
 		},
 		{
-			name: "two empty cells are a lone comma", columns: []string{"a", "b"},
-			rows: [][]any{{nil, ""}}, maxBytes: 100, maxCellChars: 10,
-			want: tableResult{Body: "a,b\n,\n", Rows: 1, Len: 6},
+			name: "null then empty text", columns: []string{"a", "b"},
+			rows: [][]any{{nil, ""}, {"", nil}, {nil, nil}}, maxBytes: 100, maxCellChars: 10,
+			want: tableResult{Body: "a,b\n,\"\"\n\"\",\n,\n", Rows: 3, Len: 14},
 		},
 		{
 			name: "mixed types", columns: []string{"i", "f", "t", "b", "n"},
@@ -210,17 +210,56 @@ func TestTableWriterMatchesFormatCellAndAppendCSVLine(t *testing.T) {
 	for _, a := range values {
 		for _, b := range values {
 			for _, row := range [][]any{{a}, {a, b}} {
-				fields := make([]string, len(row))
+				// NULL is an empty cell; every other value is its
+				// FormatCell text written as a text field.
+				cells := make([]string, len(row))
 				for i, v := range row {
-					fields[i], _ = domain.FormatCell(v, 6)
+					if v == nil {
+						continue
+					}
+					text, _ := domain.FormatCell(v, 6)
+					cells[i] = strings.TrimSuffix(string(domain.AppendCSVLine(nil, []string{text})), "\n")
 				}
-				want := "h\n" + string(domain.AppendCSVLine(nil, fields))
+				want := "h\n" + strings.Join(cells, ",") + "\n"
 				w := domain.NewTableWriter([]string{"h"}, 1000, 6)
 				require.True(t, w.Add(row))
 				assert.Equal(t, want, w.Body(), "row %q", row)
 			}
 		}
 	}
+}
+
+// TestNullAndEmptyTextNeverLookAlike is the rule of every CSV answer: NULL
+// is an empty cell, text that is empty (in any Go type the adapters hand
+// over) is "", wherever it stands in the row.
+func TestNullAndEmptyTextNeverLookAlike(t *testing.T) {
+	t.Parallel()
+	empties := map[string]any{
+		"string":         "",
+		"long text":      domain.LongText{},
+		"other stringer": label(""),
+	}
+	for name, empty := range empties {
+		for _, width := range []int{1, 2, 3} {
+			for pos := range width {
+				nullRow := make([]any, width)
+				emptyRow := make([]any, width)
+				for i := range width {
+					nullRow[i], emptyRow[i] = int64(i), int64(i)
+				}
+				nullRow[pos], emptyRow[pos] = nil, empty
+				n, _ := domain.AppendCSVRow(nil, nullRow, 10)
+				e, _ := domain.AppendCSVRow(nil, emptyRow, 10)
+				assert.NotEqual(t, string(n), string(e), "%s, width %d, position %d", name, width, pos)
+				assert.Contains(t, string(e), `""`, "%s, width %d, position %d", name, width, pos)
+				assert.NotContains(t, string(n), `"`, "%s, width %d, position %d", name, width, pos)
+			}
+		}
+	}
+	// A text cut to nothing is not empty text: it carries its cut mark.
+	cut, cells := domain.AppendCSVRow(nil, []any{"abc"}, 0)
+	assert.Equal(t, "...[+3 chars]\n", string(cut))
+	assert.Equal(t, 1, cells)
 }
 
 func TestTableWriterAddAfterRefusal(t *testing.T) {

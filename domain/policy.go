@@ -27,6 +27,10 @@ type AuthRequest struct {
 type Policy struct {
 	// Tier is the tier whose rules apply.
 	Tier Tier
+	// Origin names the statement in refusals when it is not the tier's own
+	// tool's (create_view checks its SELECT under the read tier); empty means
+	// the tier's tool. See [WithOrigin].
+	Origin string
 	// IsShadow reports whether table is a real virtual-table shadow table
 	// according to SQLite itself (PRAGMA table_list type "shadow"), never by
 	// its name (A4.2). It is consulted in every tier; nil means there are none.
@@ -36,12 +40,13 @@ type Policy struct {
 // Denial messages. Each names the tool to use next where there is one.
 const (
 	msgLoadExtension  = "load_extension() is not allowed"
-	msgPragma         = "PRAGMA %s is not allowed; only introspection pragmas (table_info, index_list, foreign_key_list, ...) and value-less reads such as PRAGMA journal_mode are"
+	msgPragma         = "PRAGMA %s is not allowed; allowed are the introspection pragmas (table_info, index_list, foreign_key_list, ...) and, without a value, reads of the connection's state (journal_mode, user_version, page_size, ...)"
+	msgPragmaSet      = "PRAGMA %s can only be read: setting it is not allowed (the server manages the connection); run PRAGMA %s without a value or parentheses to read it"
 	msgDatabaseList   = "PRAGMA %s is not allowed: it shows the database file's absolute path; the server works on its one database file, schema main (PRAGMA table_list lists its tables)"
 	msgServerTable    = "%s is managed by the server and is append-only; it cannot be changed through SQL tools"
 	msgServerView     = "%s is a view managed by the server; it cannot be changed through SQL tools"
 	msgInternal       = "%s is internal to SQLite; it cannot be changed through SQL tools"
-	msgUseWrite       = "%s is not allowed in read_query; use write_query"
+	msgUseWrite       = "%s is not allowed in %s; use write_query"
 	msgUseDestructive = "%s is not allowed in %s; use destructive_query (it snapshots the database first)"
 	msgCreateView     = "CREATE VIEW is not allowed here; use the create_view tool, which also stores a description"
 	msgModule         = "virtual table module %s is not allowed (allowed: fts3, fts4, fts5, rtree)"
@@ -137,7 +142,7 @@ func (p Policy) checkWrite(r AuthRequest) string {
 		// ANALYZE rewrites its statistics with a DELETE and INSERTs, so the
 		// tier that allows ANALYZE allows these writes, DELETE included.
 		if p.Tier == TierRead {
-			return fmt.Sprintf(msgUseWrite, label)
+			return fmt.Sprintf(msgUseWrite, label, p.where())
 		}
 		return ""
 	case IsInternalName(table) && !equalFoldASCII(table, "sqlite_sequence"):
@@ -154,7 +159,7 @@ func (p Policy) checkWrite(r AuthRequest) string {
 	}
 	if r.Action != ActionDelete {
 		if p.Tier == TierRead {
-			return fmt.Sprintf(msgUseWrite, label)
+			return fmt.Sprintf(msgUseWrite, label, p.where())
 		}
 		return ""
 	}
@@ -170,7 +175,7 @@ func (p Policy) checkWrite(r AuthRequest) string {
 		// same line: shadow tables are writable while a statement runs.
 		return ""
 	}
-	return fmt.Sprintf(msgUseDestructive, label, p.Tier.Tool())
+	return fmt.Sprintf(msgUseDestructive, label, p.where())
 }
 
 // checkAdditive decides CREATE TABLE, CREATE INDEX, REINDEX and ANALYZE.
@@ -189,7 +194,7 @@ func (p Policy) checkAdditive(r AuthRequest) string {
 		return replicationMessage(target)
 	}
 	if p.Tier == TierRead {
-		return fmt.Sprintf(msgUseWrite, r.Action.Label())
+		return fmt.Sprintf(msgUseWrite, r.Action.Label(), p.where())
 	}
 	return ""
 }
@@ -203,7 +208,7 @@ func (p Policy) checkVTable(r AuthRequest) string {
 	case IsReplicationName(r.Arg1):
 		return replicationMessage(r.Arg1)
 	case p.Tier == TierRead:
-		return fmt.Sprintf(msgUseWrite, r.Action.Label())
+		return fmt.Sprintf(msgUseWrite, r.Action.Label(), p.where())
 	case !isAllowedModule(r.Arg2):
 		return fmt.Sprintf(msgModule, Quote(r.Arg2))
 	}
@@ -223,7 +228,7 @@ func (p Policy) checkDestructive(r AuthRequest) string {
 	case IsReplicationName(target):
 		return replicationMessage(target)
 	case p.Tier != TierDestructive:
-		return fmt.Sprintf(msgUseDestructive, r.Action.Label(), p.Tier.Tool())
+		return fmt.Sprintf(msgUseDestructive, r.Action.Label(), p.where())
 	}
 	return ""
 }
@@ -260,10 +265,21 @@ func checkPragma(name string, hasValue bool) string {
 		// the value (substr, hex, a join): refused, not scrubbed (SPEC A3).
 		return fmt.Sprintf(msgDatabaseList, name)
 	}
-	if introspectionPragmas[n] || (!hasValue && readStatePragmas[n]) {
+	switch {
+	case introspectionPragmas[n] || (!hasValue && readStatePragmas[n]):
 		return ""
+	case readStatePragmas[n]:
+		return fmt.Sprintf(msgPragmaSet, name, name)
 	}
 	return fmt.Sprintf(msgPragma, name)
+}
+
+// where names the statement in a refusal: its origin, or the tier's tool.
+func (p Policy) where() string {
+	if p.Origin != "" {
+		return p.Origin
+	}
+	return p.Tier.Tool()
 }
 
 func serverObjectMessage(name string) string {

@@ -19,7 +19,8 @@ const (
 	vacuum       = "VACUUM is not allowed: the server manages the database file; use the snapshot tool for a copy"
 	transaction  = "transaction control is handled by the server; send one statement at a time"
 	temp         = "temporary objects are not allowed: they would vanish with the call; create a regular table with write_query instead"
-	pragmaFormat = "PRAGMA %s is not allowed; only introspection pragmas (table_info, index_list, foreign_key_list, ...) and value-less reads such as PRAGMA journal_mode are"
+	pragmaFormat = "PRAGMA %s is not allowed; allowed are the introspection pragmas (table_info, index_list, foreign_key_list, ...) and, without a value, reads of the connection's state (journal_mode, user_version, page_size, ...)"
+	pragmaSet    = "PRAGMA %s can only be read: setting it is not allowed (the server manages the connection); run PRAGMA %s without a value or parentheses to read it"
 )
 
 var allTiers = []domain.Tier{domain.TierRead, domain.TierWrite, domain.TierDestructive}
@@ -44,6 +45,9 @@ func destructive(label string) verdicts {
 }
 
 func pragmaDenied(name string) verdicts { return every(fmt.Sprintf(pragmaFormat, name)) }
+
+// pragmaSetDenied refuses giving a value to a pragma that may be read.
+func pragmaSetDenied(name string) verdicts { return every(fmt.Sprintf(pragmaSet, name, name)) }
 
 // databaseListDenied is the refusal of the one pragma that names the file.
 func databaseListDenied(name string) verdicts {
@@ -178,18 +182,18 @@ func TestPolicyPragmas(t *testing.T) {
 		"mmap_size", "temp_store", "wal_autocheckpoint"} {
 		cases = append(cases,
 			policyCase{"read state " + name, req(domain.ActionPragma, name, ""), every("")},
-			policyCase{"read state " + name + " with value", req(domain.ActionPragma, name, "1"), pragmaDenied(name)})
+			policyCase{"read state " + name + " with value", req(domain.ActionPragma, name, "1"), pragmaSetDenied(name)})
 	}
 	cases = append(cases,
 		policyCase{"database_list names the file's folder", req(domain.ActionPragma, "database_list", ""), databaseListDenied("database_list")},
 		policyCase{"pragma_database_list while running", running(req(domain.ActionPragma, "Database_List", "")), databaseListDenied("Database_List")},
 		policyCase{"database_list with an argument", req(domain.ActionPragma, "database_list", "main"), databaseListDenied("database_list")},
-		policyCase{"journal_mode=delete", req(domain.ActionPragma, "journal_mode", "delete"), pragmaDenied("journal_mode")},
+		policyCase{"journal_mode=delete", req(domain.ActionPragma, "journal_mode", "delete"), pragmaSetDenied("journal_mode")},
 		policyCase{"writable_schema", req(domain.ActionPragma, "writable_schema", ""), pragmaDenied("writable_schema")},
 		policyCase{"writable_schema=ON", req(domain.ActionPragma, "writable_schema", "ON"), pragmaDenied("writable_schema")},
 		policyCase{"pragma_writable_schema table while running", running(req(domain.ActionPragma, "writable_schema", "")), pragmaDenied("writable_schema")},
-		policyCase{"foreign_keys=ON", req(domain.ActionPragma, "foreign_keys", "ON"), pragmaDenied("foreign_keys")},
-		policyCase{"name kept as passed", req(domain.ActionPragma, "Foreign_Keys", "on"), pragmaDenied("Foreign_Keys")},
+		policyCase{"foreign_keys=ON", req(domain.ActionPragma, "foreign_keys", "ON"), pragmaSetDenied("foreign_keys")},
+		policyCase{"name kept as passed", req(domain.ActionPragma, "Foreign_Keys", "on"), pragmaSetDenied("Foreign_Keys")},
 		policyCase{"mixed case value-less read", req(domain.ActionPragma, "Journal_Mode", ""), every("")},
 		policyCase{"locking_mode without value", req(domain.ActionPragma, "locking_mode", ""), pragmaDenied("locking_mode")},
 		policyCase{"optimize", req(domain.ActionPragma, "optimize", ""), pragmaDenied("optimize")},

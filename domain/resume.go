@@ -247,11 +247,8 @@ func (l resumeLayout) render(in ResumeInput) string {
 // appendEventLine appends e as one CSV line "id,ts,kind,content\n", each cell
 // cut to maxCellChars code points as read_query would cut it.
 func appendEventLine(dst []byte, e Event, maxCellChars int) []byte {
-	id, _ := FormatCell(e.ID, maxCellChars)
-	ts, _ := FormatCell(e.TS, maxCellChars)
-	kind, _ := FormatCell(e.Kind, maxCellChars)
-	content, _ := FormatCell(e.Content, maxCellChars)
-	return AppendCSVLine(dst, []string{id, ts, kind, content})
+	dst, _ = AppendCSVRow(dst, []any{e.ID, e.TS, e.Kind, e.Content}, maxCellChars)
+	return dst
 }
 
 // cutToBytes returns the longest prefix of s, ending on a code point

@@ -19,6 +19,7 @@ func describe(l domain.Limits) descriptions {
 		l.MaxResultBytes, l.MaxCellChars, domain.FormatSeconds(l.QueryTimeout))
 	return descriptions{
 		readQuery: "Run one read-only SQL statement (SELECT, WITH, EXPLAIN, introspection PRAGMA) and get CSV: a header, the rows, and a '# N rows' trailer that says whether the limit or the byte cap cut the result and which offset reads the next page. " +
+			"NULL is an empty cell (a row of one NULL is an empty line) and the empty string is \"\", so the two never look alike. " +
 			caps + " Writes are refused at compile time: use write_query to insert or update, destructive_query to delete or drop. Failures come back as the policy's or SQLite's message; fix the statement and retry.",
 		writeQuery: fmt.Sprintf("Insert, update, upsert, REPLACE, or add a table, index or FTS/rtree virtual table, in one transaction; returns 'ok: N rows affected' and any RETURNING rows as CSV. "+
 			"An UPDATE (however written) that would change more than %d rows is rolled back. DELETE, DROP, ALTER and triggers are refused: use destructive_query, which snapshots the database first. Views: use create_view. Use read_query for reads.", l.MaxUpdateRows),

@@ -38,6 +38,12 @@ type Options struct {
 	// Log receives the server's own warnings, such as inbound frames it
 	// refused; nil discards.
 	Log *slog.Logger
+	// Structured adds an outputSchema to the tools that answer with a table
+	// and returns the table as structuredContent too (--structured).
+	Structured bool
+	// ClientLog, when set, sends the server's log records to clients that
+	// asked for them (logging/setLevel); see [ClientLog].
+	ClientLog *ClientLog
 }
 
 // Server is the SDK's server with the tools registered, plus a way to cancel
@@ -76,6 +82,9 @@ func New(tools ports.Tools, o Options) *Server {
 		done:  make(chan struct{}),
 	}
 	register(s, tools, o)
+	if o.ClientLog != nil {
+		o.ClientLog.attach(s, o.ReadOnly)
+	}
 	return s
 }
 
@@ -131,17 +140,25 @@ func add[In any](s *Server, tools ports.Tools, t *mcp.Tool, initial In, patch fu
 		patch(schema)
 	}
 	t.InputSchema = schema
+	if s.opts.Structured && tableTools[t.Name] {
+		t.OutputSchema = tableOutputSchema()
+	}
 	s.names[t.Name] = true
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
 		ctx = s.sessionContext(ctx, req.Session)
+		ctx, finish := withProgress(ctx, req)
+		defer finish()
+		ctx, tables := s.withTables(ctx, t.Name)
 		in := initial
 		if err := decode(req.Params.Arguments, &in, schema); err != nil {
 			return result("", tools.Reject(ctx, t.Name, err)), nil
 		}
 		out, err := h(ctx, in)
-		return result(out, err), nil
+		res := result(out, err)
+		tables.structure(res)
+		return res, nil
 	})
 }
 

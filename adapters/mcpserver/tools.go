@@ -10,19 +10,47 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// Annotation profiles (SPEC B §5). openWorldHint is false everywhere: the
-// tools touch one local file and nothing else.
-func readOnly() *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
+// Annotation profiles, read as the MCP spec defines the hints:
+// destructiveHint is true when a tool "may perform destructive updates"
+// (change or remove what exists) and false when its updates are only
+// additive; idempotentHint when calling again with the same arguments has no
+// further effect. openWorldHint is false everywhere: the tools touch one local
+// file and nothing else. Each profile carries the tool's title, which clients
+// show instead of its name (ARCHITECTURE.md, "Tool annotations").
+func readOnly(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
 }
 
-func writes() *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
+// adds is a tool that only adds: an event, a checkpoint, a snapshot file
+// (rotating out the server's own oldest copy is retention, not a change to
+// the agent's data).
+func adds(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 }
 
-func destroys() *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
+// overwrites is a tool that may change what exists: write_query's UPDATE,
+// REPLACE and upserts overwrite rows, create_view's replace=true redefines a
+// view, and destructive_query deletes and drops. Clients should ask first.
+func overwrites(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
 }
+
+// Tool titles, for clients that show a title instead of the tool's name.
+const (
+	titleReadQuery        = "Read query"
+	titleListTables       = "List tables"
+	titleDescribeTable    = "Describe table"
+	titleGetSchema        = "Get schema"
+	titleSearchText       = "Search text"
+	titleVerifyChain      = "Verify memory chain"
+	titleGetResumeContext = "Resume from memory"
+	titleWriteQuery       = "Write query"
+	titleDestructiveQuery = "Destructive query (snapshots first)"
+	titleCreateView       = "Create view"
+	titleAppendEvent      = "Append memory event"
+	titleCheckpoint       = "Checkpoint memory"
+	titleSnapshot         = "Snapshot database"
+)
 
 func ptr[T any](v T) *T { return &v }
 
@@ -45,6 +73,16 @@ func defaults(kv ...any) func(*jsonschema.Schema) {
 			b, _ := json.Marshal(kv[i+1])
 			s.Properties[kv[i].(string)].Default = b
 		}
+	}
+}
+
+// plainArray types a slice property as "array" alone. The schema inferred
+// for a Go slice is ["null","array"], and some clients render a union type
+// as a text box and send a string.
+func plainArray(name string) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) {
+		p := s.Properties[name]
+		p.Type, p.Types = "array", nil
 	}
 }
 
@@ -145,25 +183,25 @@ func register(s *Server, t ports.Tools, o Options) {
 	maxRows := float64(l.MaxRows)
 	d := describe(l)
 
-	add(s, t, &mcp.Tool{Name: "read_query", Description: d.readQuery, Annotations: readOnly()},
+	add(s, t, &mcp.Tool{Name: "read_query", Title: titleReadQuery, Description: d.readQuery, Annotations: readOnly(titleReadQuery)},
 		ReadQueryArgs{Limit: l.DefaultLimit}, both(bound("limit", l.DefaultLimit, 1, maxRows), bound("offset", 0, 0, 1e15)),
 		func(ctx context.Context, in ReadQueryArgs) (string, error) {
 			return t.ReadQuery(ctx, ports.ReadQueryRequest{Query: in.Query, Limit: in.Limit, Offset: in.Offset})
 		})
-	add(s, t, &mcp.Tool{Name: "list_tables", Description: d.listTables, Annotations: readOnly()},
+	add(s, t, &mcp.Tool{Name: "list_tables", Title: titleListTables, Description: d.listTables, Annotations: readOnly(titleListTables)},
 		ListTablesArgs{IncludeRowCounts: true}, defaults("include_row_counts", true),
 		func(ctx context.Context, in ListTablesArgs) (string, error) {
 			return t.ListTables(ctx, in.IncludeRowCounts)
 		})
-	add(s, t, &mcp.Tool{Name: "describe_table", Description: d.describeTable, Annotations: readOnly()},
+	add(s, t, &mcp.Tool{Name: "describe_table", Title: titleDescribeTable, Description: d.describeTable, Annotations: readOnly(titleDescribeTable)},
 		DescribeTableArgs{}, nil,
 		func(ctx context.Context, in DescribeTableArgs) (string, error) { return t.DescribeTable(ctx, in.Table) })
-	add(s, t, &mcp.Tool{Name: "get_schema", Description: d.getSchema, Annotations: readOnly()},
+	add(s, t, &mcp.Tool{Name: "get_schema", Title: titleGetSchema, Description: d.getSchema, Annotations: readOnly(titleGetSchema)},
 		GetSchemaArgs{}, defaults("include_system", false),
 		func(ctx context.Context, in GetSchemaArgs) (string, error) { return t.GetSchema(ctx, in.IncludeSystem) })
-	add(s, t, &mcp.Tool{Name: "search_text", Description: d.searchText, Annotations: readOnly()},
+	add(s, t, &mcp.Tool{Name: "search_text", Title: titleSearchText, Description: d.searchText, Annotations: readOnly(titleSearchText)},
 		SearchTextArgs{Limit: l.DefaultLimit, ContextChars: 80},
-		both(bound("limit", l.DefaultLimit, 1, maxRows), bound("context_chars", 80, 0, 1000), defaults("ignore_case", false, "fixed_strings", false)),
+		both(bound("limit", l.DefaultLimit, 1, maxRows), bound("context_chars", 80, 0, 1000), defaults("ignore_case", false, "fixed_strings", false), plainArray("columns")),
 		func(ctx context.Context, in SearchTextArgs) (string, error) {
 			return t.SearchText(ctx, ports.SearchTextRequest{
 				Pattern: in.Pattern, Table: in.Table, Columns: in.Columns, Where: in.Where, KeyColumn: in.KeyColumn,
@@ -171,12 +209,12 @@ func register(s *Server, t ports.Tools, o Options) {
 			})
 		})
 	if !o.ReadOnly || o.Memory {
-		add(s, t, &mcp.Tool{Name: "verify_chain", Description: d.verifyChain, Annotations: readOnly()},
+		add(s, t, &mcp.Tool{Name: "verify_chain", Title: titleVerifyChain, Description: d.verifyChain, Annotations: readOnly(titleVerifyChain)},
 			VerifyChainArgs{}, defaults("expected_head", ""),
 			func(ctx context.Context, in VerifyChainArgs) (string, error) {
 				return t.VerifyChain(ctx, in.ExpectedHead)
 			})
-		add(s, t, &mcp.Tool{Name: "get_resume_context", Description: d.resume, Annotations: readOnly()},
+		add(s, t, &mcp.Tool{Name: "get_resume_context", Title: titleGetResumeContext, Description: d.resume, Annotations: readOnly(titleGetResumeContext)},
 			ResumeArgs{MaxEvents: 50}, both(bound("max_events", min(50, l.MaxRows), 1, maxRows), defaults("exclude_kinds", "")),
 			func(ctx context.Context, in ResumeArgs) (string, error) {
 				return t.GetResumeContext(ctx, in.MaxEvents, in.ExcludeKinds)
@@ -185,28 +223,28 @@ func register(s *Server, t ports.Tools, o Options) {
 	if o.ReadOnly {
 		return
 	}
-	add(s, t, &mcp.Tool{Name: "write_query", Description: d.writeQuery, Annotations: writes()},
+	add(s, t, &mcp.Tool{Name: "write_query", Title: titleWriteQuery, Description: d.writeQuery, Annotations: overwrites(titleWriteQuery)},
 		WriteQueryArgs{}, nil,
 		func(ctx context.Context, in WriteQueryArgs) (string, error) { return t.WriteQuery(ctx, in.Query) })
-	add(s, t, &mcp.Tool{Name: "destructive_query", Description: d.destructiveQuery, Annotations: destroys()},
+	add(s, t, &mcp.Tool{Name: "destructive_query", Title: titleDestructiveQuery, Description: d.destructiveQuery, Annotations: overwrites(titleDestructiveQuery)},
 		DestructiveQueryArgs{}, nil,
 		func(ctx context.Context, in DestructiveQueryArgs) (string, error) {
 			return t.DestructiveQuery(ctx, in.Query, in.Reason)
 		})
-	add(s, t, &mcp.Tool{Name: "create_view", Description: d.createView, Annotations: writes()},
+	add(s, t, &mcp.Tool{Name: "create_view", Title: titleCreateView, Description: d.createView, Annotations: overwrites(titleCreateView)},
 		CreateViewArgs{}, defaults("description", "", "replace", false),
 		func(ctx context.Context, in CreateViewArgs) (string, error) {
 			return t.CreateView(ctx, ports.CreateViewRequest{Name: in.Name, SelectSQL: in.SelectSQL, Description: in.Description, Replace: in.Replace})
 		})
-	add(s, t, &mcp.Tool{Name: "append_event", Description: d.appendEvent, Annotations: writes()},
+	add(s, t, &mcp.Tool{Name: "append_event", Title: titleAppendEvent, Description: d.appendEvent, Annotations: adds(titleAppendEvent)},
 		AppendEventArgs{Kind: "note"}, defaults("kind", "note"),
 		func(ctx context.Context, in AppendEventArgs) (string, error) {
 			return t.AppendEvent(ctx, in.Content, in.Kind)
 		})
-	add(s, t, &mcp.Tool{Name: "checkpoint", Description: d.checkpoint, Annotations: writes()},
+	add(s, t, &mcp.Tool{Name: "checkpoint", Title: titleCheckpoint, Description: d.checkpoint, Annotations: adds(titleCheckpoint)},
 		CheckpointArgs{}, nil,
 		func(ctx context.Context, in CheckpointArgs) (string, error) { return t.Checkpoint(ctx, in.Summary) })
-	add(s, t, &mcp.Tool{Name: "snapshot", Description: d.snapshot, Annotations: writes()},
+	add(s, t, &mcp.Tool{Name: "snapshot", Title: titleSnapshot, Description: d.snapshot, Annotations: adds(titleSnapshot)},
 		SnapshotArgs{Reason: "manual"}, defaults("reason", "manual"),
 		func(ctx context.Context, in SnapshotArgs) (string, error) { return t.Snapshot(ctx, in.Reason) })
 }

@@ -109,7 +109,7 @@ func (w *rewriter) escape(cs *classState) error {
 			return domain.LineBreakError()
 		}
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return refuse(`\%c is a backreference or octal escape, which ripgrep's regex syntax does not have; write a character by its code as \x{41}`, c)
+		return domain.BackreferenceError()
 	case 'Q', 'E':
 		return refuse(`\Q...\E quoting is not supported; escape each special character with \ or pass fixed_strings=true`)
 	case 'C':
@@ -163,7 +163,7 @@ func (w *rewriter) codeEscape(b *strings.Builder, outside bool, digits int) erro
 		return domain.LineBreakError()
 	}
 	if v >= 0xD800 && v <= 0xDFFF {
-		return refuse(`\x{%s} is a UTF-16 surrogate, not a character`, hex)
+		return refuse(`\x{%s} is a UTF-16 surrogate, not a character; write the character's own code point, such as \x{1F600}`, hex)
 	}
 	b.WriteString(`\x{` + strings.ToUpper(hex) + `}`)
 	w.pos += n
@@ -182,9 +182,9 @@ func (w *rewriter) group() error {
 	switch {
 	case strings.HasPrefix(rest, "P<"):
 	case strings.HasPrefix(rest, "P=") || strings.HasPrefix(rest, "P>"):
-		return refuse(`backreferences and recursion such as (?P=name) are not supported (ripgrep has none)`)
+		return domain.BackreferenceError()
 	case strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!") || strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!"):
-		return refuse(`lookahead and lookbehind such as (?=...) and (?<!...) are not supported (ripgrep has none); match the surrounding text instead`)
+		return domain.LookaroundError()
 	case strings.HasPrefix(rest, "<"):
 		return refuse(`write a named group as (?P<name>...); (?<name>...) is not accepted by every ripgrep version`)
 	case strings.HasPrefix(rest, ">"):

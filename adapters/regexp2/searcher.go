@@ -200,7 +200,7 @@ func parseError(pattern string, err error) error {
 	case syntax.ErrInvalidRepeatOp:
 		hint = "possessive or stacked quantifiers such as a*+ or a** are not supported; group the inner part as (?:a*)+"
 	case syntax.ErrInvalidRepeatSize:
-		hint = "repetition counts go up to 1000"
+		hint = "write a repetition as {n}, {min,} or {min,max} with min <= max <= 1000"
 	case syntax.ErrInvalidPerlOp:
 		hint = "use (?:...), (?P<name>...) or the flags i, m, s and U"
 	case syntax.ErrInvalidEscape:

@@ -246,13 +246,47 @@ func exitError(waitErr error, stderr string) error {
 			msg = innermost(waitErr).Error()
 		}
 	}
-	switch {
-	case code == 2 && strings.Contains(msg, "not allowed in a regex"):
-		return domain.LineBreakError()
-	case code == 2 && strings.Contains(msg, "regex"):
-		return domain.Errorf(domain.ErrInvalidArgument, "ripgrep rejected the pattern: %s; fix the regex or pass fixed_strings=true", msg)
+	if code == 2 && strings.Contains(msg, "regex") {
+		return patternError(msg)
 	}
-	return domain.Errorf(domain.ErrSearch, "ripgrep failed: %s", msg)
+	return domain.Errorf(domain.ErrSearch, "ripgrep failed: %s", rgFirstParagraph(msg))
+}
+
+// patternError translates rg's refusal of a pattern into the advice the
+// built-in engine gives for the same construct. rg's own advice ("Consider
+// enabling PCRE2 with the --pcre2 flag") names a flag the agent cannot pass,
+// so only rg's one-line "error: ..." diagnosis is kept.
+func patternError(msg string) error {
+	what := ""
+	for line := range strings.Lines(msg) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "error: "); ok {
+			what = rest
+			break
+		}
+	}
+	switch {
+	case strings.Contains(msg, "not allowed in a regex"):
+		return domain.LineBreakError()
+	case strings.Contains(what, "look-around"):
+		return domain.LookaroundError()
+	case strings.Contains(what, "backreference"):
+		return domain.BackreferenceError()
+	case strings.Contains(what, "unclosed counted repetition"):
+		return domain.Errorf(domain.ErrInvalidArgument, `invalid regex: %s; a literal { must be escaped as \{ (a bare { starts a repetition such as {2,5})`, what)
+	case what == "":
+		what = rgFirstParagraph(msg)
+	}
+	return domain.Errorf(domain.ErrInvalidArgument,
+		"invalid regex: %s; fix the regex (Rust regex syntax: no lookaround or backreferences) or pass fixed_strings=true", what)
+}
+
+// rgFirstParagraph is rg's message up to its first blank line: what went
+// wrong, without the advice that follows, which is about rg's own flags.
+func rgFirstParagraph(msg string) string {
+	if i := strings.Index(msg, "\n\n"); i >= 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimSpace(msg)
 }
 
 // innermost unwraps err to its root cause, which names no path.

@@ -165,7 +165,7 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		if err := h.registerBounded(); err != nil {
 			return err
 		}
-		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier}, journalNote: s.journalModeNote()}
+		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier, Origin: domain.OriginOf(ctx)}, journalNote: s.journalModeNote()}
 		if tier == domain.TierRead {
 			c.cache = s.stmts.state(dc)
 			c.cache.off = s.opts.NoStatementCache

@@ -47,7 +47,11 @@ func (s *Store) inspect(c *call, st prepared) error {
 		return err
 	}
 	if op != "" {
-		return domain.Errorf(domain.ErrPolicy, "read_query refused: the compiled statement writes to the database (%s); use write_query, or destructive_query for DELETE, DROP and ALTER", op)
+		where := c.policy.Origin
+		if where == "" {
+			where = c.policy.Tier.Tool()
+		}
+		return domain.Errorf(domain.ErrPolicy, "%s refused: the compiled statement writes to the database (%s); use write_query, or destructive_query for DELETE, DROP and ALTER", where, op)
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func commandNames() string {
 // subcommand's flags too and lets flags and arguments mix
 // (`snapshots restore NAME --to PATH`); a lone "--" ends the flags. It
 // returns the positional arguments.
-func parseCommandLine(fs *flag.FlagSet, cmd *command, cfg *Config, args []string) ([]string, error) {
+func parseCommandLine(fs *flag.FlagSet, cmd *command, cfg *Config, args []string, names *flagNames) ([]string, error) {
 	see := "see --help"
 	if cmd != nil {
 		see = "see " + progName + " " + cmd.name + " --help"
@@ -83,6 +83,11 @@ func parseCommandLine(fs *flag.FlagSet, cmd *command, cfg *Config, args []string
 			cmd.flags(fs, &cfg.CLI)
 		}
 	}
+	typed, err := scanFlags(fs, args, cmd != nil, see)
+	if err != nil {
+		return nil, err
+	}
+	names.typed = typed
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {

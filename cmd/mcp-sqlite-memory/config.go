@@ -40,6 +40,7 @@ const (
 	envMaxSQLiteHeap    = "MCP_SQLITE_MAX_SQLITE_HEAP_BYTES"
 	envMaxSearches      = "MCP_SQLITE_MAX_CONCURRENT_SEARCHES"
 	envMaxSearchValue   = "MCP_SQLITE_MAX_SEARCH_VALUE_BYTES"
+	envStructured       = "MCP_SQLITE_STRUCTURED"
 )
 
 // Config is everything the command line and environment decide.
@@ -66,6 +67,9 @@ type Config struct {
 	// triggers, index and view, and drop extra ones on its tables, instead
 	// of refusing the file.
 	RepairServerObjects bool
+	// Structured gives the tools that answer with a table an outputSchema
+	// and a structuredContent copy of the table (the CSV stays the text).
+	Structured bool
 	// ShowVersion asks for the version line and nothing else.
 	ShowVersion bool
 	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
@@ -81,6 +85,18 @@ type Config struct {
 	Replicate string
 	// ReplicateSync is the time between syncs to the replica.
 	ReplicateSync time.Duration
+}
+
+// startupNotes is what parsing learns for startup messages rather than for
+// running: how the database setting was named and which settings are
+// without effect.
+type startupNotes struct {
+	// dbFlag names the database setting as the user gave it (--db, -db or
+	// MCP_SQLITE_DB), for messages about the file.
+	dbFlag string
+	// warnings are settings given but without effect (flagwarn.go), one
+	// line each, naming the setting as the user gave it.
+	warnings []string
 }
 
 // usageError is a malformed or invalid command line or environment. The
@@ -206,6 +222,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
 	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
 	addReplicateFlags(fs, &s.replicate, getenv)
+	fs.BoolVar(&s.cfg.Structured, "structured", envBool(getenv(envStructured)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "h", false, "")
@@ -240,31 +257,49 @@ func envBool(s string) bool {
 // malformed or invalid is a [*usageError] naming the setting. With --help or
 // --version nothing else is checked, so neither needs --db.
 func parseConfig(args []string, getenv func(string) string) (Config, error) {
+	cfg, _, err := parseConfigNotes(args, getenv)
+	return cfg, err
+}
+
+// parseConfigNotes is [parseConfig] that also returns the startup notes.
+func parseConfigNotes(args []string, getenv func(string) string) (Config, startupNotes, error) {
+	cfg, names, err := parseSettings(args, getenv)
+	if err != nil || names == nil {
+		return cfg, startupNotes{}, err
+	}
+	return cfg, startupNotes{dbFlag: names.of("db"), warnings: ignoredSettings(cfg, names, getenv)}, nil
+}
+
+// parseSettings does the work of [parseConfig] and says how each setting
+// was named; names is nil for --help and --version.
+func parseSettings(args []string, getenv func(string) string) (_ Config, names *flagNames, _ error) {
 	var s settings
 	fs := newFlagSet(&s, getenv)
 	cmd, args := commandOf(args)
-	rest, err := parseCommandLine(fs, cmd, &s.cfg, args)
+	names = &flagNames{getenv: getenv}
+	rest, err := parseCommandLine(fs, cmd, &s.cfg, args, names)
 	if err != nil {
-		return Config{}, err
+		return Config{}, nil, err
 	}
+	s.spellSources(names)
 	if cmd == nil && len(rest) > 0 {
-		return Config{}, usagef("unexpected argument %q: every setting is a flag, and the subcommands are %s (see --help)", rest[0], commandNames())
+		return Config{}, nil, usagef("unexpected argument %q: every setting is a flag, and the subcommands are %s (see --help)", rest[0], commandNames())
 	}
 	cfg := s.cfg
 	if cfg.ShowHelp || cfg.ShowVersion {
-		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Limits: domain.DefaultLimits()}, nil
+		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Limits: domain.DefaultLimits()}, nil, nil
 	}
 
 	if v := getenv(envReadOnly); v != "" {
 		if _, ok := readOnlyEnv(v); !ok {
-			return Config{}, usagef("invalid value %q for %s: want 1, true, yes or on (read-only), or 0, false, no or off", v, envReadOnly)
+			return Config{}, nil, usagef("invalid value %q for %s: want 1, true, yes or on (read-only), or 0, false, no or off", v, envReadOnly)
 		}
 	}
 	cfg.Limits = domain.DefaultLimits()
 	if s.queryTimeout.source != "" {
 		d, err := parseSeconds(&s.queryTimeout)
 		if err != nil {
-			return Config{}, err
+			return Config{}, nil, err
 		}
 		cfg.Limits.QueryTimeout = d
 	}
@@ -274,38 +309,41 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		}
 		n, err := parseInt(f.v)
 		if err != nil {
-			return Config{}, err
+			return Config{}, nil, err
 		}
 		*f.dst = n
 	}
 
 	if s.db == "" && (cmd == nil || !cmd.noDB) {
-		return Config{}, usagef("--db PATH is required (or set %s)", envDB)
+		return Config{}, nil, usagef("--db PATH is required (or set %s)", envDB)
+	}
+	if err := s.checkRanges(cfg.Limits, names); err != nil {
+		return Config{}, nil, err
 	}
 	if err := cfg.Limits.Validate(); err != nil {
-		return Config{}, &usageError{msg: err.Error(), err: err}
+		return Config{}, nil, &usageError{msg: err.Error(), err: err}
 	}
 
 	home := homeDir(getenv)
 	if s.db != "" {
 		if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
-			return Config{}, fmt.Errorf("resolve --db: %v", err)
+			return Config{}, nil, fmt.Errorf("resolve %s: %v", names.of("db"), err)
 		}
 	}
 	if s.auditDB != "" {
 		if cfg.AuditDB, err = absKeepDots(expandHome(s.auditDB, home)); err != nil {
-			return Config{}, fmt.Errorf("resolve --audit-db: %v", err)
+			return Config{}, nil, fmt.Errorf("resolve %s: %v", names.of("audit-db"), err)
 		}
 		// run compares it with the database by identity (checkAuditPath).
 	}
 	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
-	if cfg.HTTP, err = parseHTTP(&s.http, getenv); err != nil {
-		return Config{}, err
+	if cfg.HTTP, err = parseHTTP(&s.http, getenv, names); err != nil {
+		return Config{}, nil, err
 	}
 	if err := s.replicate.apply(&cfg); err != nil {
-		return Config{}, err
+		return Config{}, nil, err
 	}
-	return cfg, nil
+	return cfg, names, nil
 }
 
 func parseInt(v *rawValue) (int, error) {
@@ -415,6 +453,11 @@ wins over its variable, and an empty variable counts as unset.
                             its tables, instead of refusing the file (tables
                             and rows are never touched)
                             %[34]s=1
+  --structured              tools that answer with a table (read_query, write_query,
+                            destructive_query, list_tables, search_text) also return
+                            it as JSON: an outputSchema and structuredContent with
+                            columns and typed rows; the CSV text stays (default off)
+                            `+envStructured+`=1
   -v, --verbose             debug logging on stderr
                             %[23]s=1
   --version                 print the version and exit

@@ -80,7 +80,7 @@ func registerHTTPFlags(fs *flag.FlagSet, s *httpSettings, getenv func(string) st
 
 // parseHTTP turns the HTTP settings into an HTTPConfig. The token file is
 // read here, so a bad one stops the start with one line.
-func parseHTTP(s *httpSettings, getenv func(string) string) (HTTPConfig, error) {
+func parseHTTP(s *httpSettings, getenv func(string) string, names *flagNames) (HTTPConfig, error) {
 	c := HTTPConfig{Addr: strings.TrimSpace(s.addr), MaxSessions: defaultMaxSessions, SessionIdle: defaultSessionIdle}
 	if s.maxSessions.source != "" {
 		n, err := parseInt(&s.maxSessions)
@@ -111,9 +111,9 @@ func parseHTTP(s *httpSettings, getenv func(string) string) (HTTPConfig, error) 
 	case s.tokenFile != "":
 		b, err := os.ReadFile(s.tokenFile)
 		if err != nil {
-			return c, usagef("--auth-token-file: cannot read the token file: %v", errors.Unwrap(err))
+			return c, usagef("%s: cannot read the token file: %v", names.of("auth-token-file"), errors.Unwrap(err))
 		}
-		c.Token, c.TokenSource = strings.TrimSpace(string(b)), "--auth-token-file"
+		c.Token, c.TokenSource = strings.TrimSpace(string(b)), names.of("auth-token-file")
 	case getenv(envAuthToken) != "":
 		c.Token, c.TokenSource = strings.TrimSpace(getenv(envAuthToken)), envAuthToken
 	}
@@ -124,10 +124,10 @@ func parseHTTP(s *httpSettings, getenv func(string) string) (HTTPConfig, error) 
 		return HTTPConfig{}, nil // stdio: the settings above were checked, and do not apply
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
-		return c, usagef("invalid value %q for --http: want HOST:PORT, e.g. 127.0.0.1:8080", c.Addr)
+		return c, usagef("invalid value %q for %s: want HOST:PORT, e.g. 127.0.0.1:8080", c.Addr, names.of("http"))
 	}
 	if c.Token == "" && !mcpserver.IsLoopbackAddr(c.Addr) {
-		return c, usagef("--http %s is reachable from other machines, so it needs a bearer token: set --auth-token-file PATH or %s (or listen on 127.0.0.1)", c.Addr, envAuthToken)
+		return c, usagef("%s %s is reachable from other machines, so it needs a bearer token: set --auth-token-file PATH or %s (or listen on 127.0.0.1)", names.of("http"), c.Addr, envAuthToken)
 	}
 	return c, nil
 }

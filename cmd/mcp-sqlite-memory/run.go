@@ -46,7 +46,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 // leading subcommand (verify, resume, log, snapshots, call, restore) runs that
 // instead, printing for a person or a script on stdout.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
-	cfg, err := parseConfig(args, os.Getenv)
+	cfg, notes, err := parseConfigNotes(args, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -62,6 +62,9 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		_, err := fmt.Fprintf(stdout, "%s %s\n", mcpserver.Name, buildVersion())
 		return err
 	}
+	for _, w := range notes.warnings {
+		_, _ = fmt.Fprintln(stderr, progName+": "+w)
+	}
 	if cfg.Command != "" {
 		return runCommand(ctx, cfg, stdin, stdout, stderr)
 	}
@@ -69,7 +72,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	session := newSession(systemClock{}.Now())
 	w, err := wire(ctx, cfg, log, stderr, session)
 	if err != nil {
-		return err
+		return explainOpen(cfg, notes.dbFlag, err)
 	}
 	stopReplication, err := startReplication(ctx, cfg, w.store.Path(), log)
 	if err != nil {

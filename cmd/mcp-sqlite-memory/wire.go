@@ -53,6 +53,12 @@ func newLogger(cfg Config, stderr io.Writer) *slog.Logger {
 // In read-only mode the audit log goes to --audit-db, or as JSON lines to
 // stderr.
 func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, session string) (_ *wiring, err error) {
+	// What the core and the snapshotter log also goes to the MCP clients
+	// that asked for log messages (logging/setLevel). The transport's and
+	// the SDK's own records do not: sending one record would log another.
+	sdkLog, transportLog := log, log
+	clientLog := mcpserver.NewClientLog()
+	log = slog.New(slog.NewMultiHandler(log.Handler(), clientLog))
 	w := &wiring{cfg: cfg, log: log, session: session}
 	defer func() {
 		if err != nil {
@@ -107,11 +113,11 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 	}
 	w.deps = deps
 	w.svc = app.New(deps, app.Options{Limits: cfg.Limits, Session: session, Logger: log})
-	var sdkLog *slog.Logger // the SDK's session chatter only with -v
-	if cfg.Verbose {
-		sdkLog = log
+	if !cfg.Verbose {
+		sdkLog = nil // the SDK's session chatter only with -v
 	}
-	w.server = mcpserver.New(w.svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: sdkLog, Log: log})
+	w.server = mcpserver.New(w.svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: sdkLog, Log: transportLog,
+		ClientLog: clientLog, Structured: cfg.Structured})
 	return w, nil
 }
 

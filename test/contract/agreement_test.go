@@ -112,9 +112,23 @@ func TestEnginesRefuseAlike(t *testing.T) {
 	for _, p := range refusedByBoth {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
+			var msgs []string
 			for _, e := range engines {
 				_, err := contract.Collect(context.Background(), e, domain.SearchQuery{Pattern: p}, slices.Values(corpus))
-				assert.ErrorIs(t, err, domain.ErrInvalidArgument, e.Name())
+				require.ErrorIs(t, err, domain.ErrInvalidArgument, e.Name())
+				msg := err.Error()
+				msgs = append(msgs, msg)
+				// The advice is ours: never a flag of ripgrep's that
+				// the agent cannot pass, always what to do instead.
+				for _, foreign := range []string{"PCRE", "pcre", "Consider", "\n"} {
+					assert.NotContains(t, msg, foreign, "%s: %s", e.Name(), msg)
+				}
+				assert.NotRegexp(t, `--[a-z]`, msg, "%s names a flag", e.Name())
+				assert.Regexp(t, `(fixed_strings|instead|write|escape|remove|spell|list|use|put|make|⏎|{min,max})`, msg, "%s says what to do", e.Name())
+			}
+			// Constructs neither engine has get one message from both.
+			if msgs[0] == domain.LookaroundError().Error() || msgs[0] == domain.BackreferenceError().Error() {
+				assert.Equal(t, msgs[0], msgs[1])
 			}
 		})
 	}

@@ -99,10 +99,10 @@ func TestBadSettingsExitTwo(t *testing.T) {
 		{name: "malformed bool flag", args: []string{"--verbose=maybe"}, want: "verbose"},
 		{name: "flag without its value", args: []string{"--max-rows"}, want: "max-rows"},
 		{name: "unknown flag", args: []string{"--bogus-setting", "1"}, want: "bogus-setting"},
-		{name: "zero max rows flag", args: []string{"--max-rows", "0"}, want: "max_rows"},
-		{name: "negative timeout variable", env: []string{"MCP_SQLITE_QUERY_TIMEOUT=-1"}, want: "query_timeout"},
+		{name: "zero max rows flag", args: []string{"--max-rows", "0"}, want: "--max-rows"},
+		{name: "negative timeout variable", env: []string{"MCP_SQLITE_QUERY_TIMEOUT=-1"}, want: "MCP_SQLITE_QUERY_TIMEOUT"},
 		{name: "negative snapshots flag", args: []string{"--snapshots", "-1"}, want: "snapshots"},
-		{name: "default limit above max rows", args: []string{"--default-limit", "2000"}, want: "default_limit"},
+		{name: "default limit above max rows", args: []string{"--default-limit", "2000"}, want: "--default-limit"},
 		{name: "flag wins but is malformed", env: []string{"MCP_SQLITE_MAX_ROWS=10"}, args: []string{"--max-rows", "x"}, want: "max-rows"},
 	}
 	for _, tc := range cases {

@@ -5,6 +5,7 @@ package harness
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +42,12 @@ type Config struct {
 	// WrapSnapshots, if set, wraps the real snapshotter (to slow it down,
 	// say).
 	WrapSnapshots func(ports.Snapshotter) ports.Snapshotter
+	// Logger, when set, is the core's and the snapshotter's logger.
+	Logger *slog.Logger
+	// ClientLog, when set, sends log records to clients (logging/setLevel).
+	ClientLog *mcpserver.ClientLog
+	// Structured turns on structured results (--structured).
+	Structured bool
 }
 
 // Env is one running server and a client connected to it.
@@ -95,7 +102,7 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 		require.NoError(t, err)
 		deps.Audit = discard{}
 	} else {
-		deps.Snapshots = snapshot.New(env.DBPath, snapshot.Options{Dir: c.SnapshotDir, Keep: c.Limits.Snapshots, Clock: c.Clock})
+		deps.Snapshots = snapshot.New(env.DBPath, snapshot.Options{Dir: c.SnapshotDir, Keep: c.Limits.Snapshots, Clock: c.Clock, Logger: c.Logger})
 		if c.WrapSnapshots != nil {
 			deps.Snapshots = c.WrapSnapshots(deps.Snapshots)
 		}
@@ -103,9 +110,9 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	if c.Audit != nil {
 		deps.Audit = c.Audit
 	}
-	svc := app.New(deps, app.Options{Limits: c.Limits, Session: "20260913T101100Z-test"})
+	svc := app.New(deps, app.Options{Limits: c.Limits, Session: "20260913T101100Z-test", Logger: c.Logger})
 	env.Tools = svc
-	return mcpserver.New(svc, mcpserver.Options{Version: "test", Limits: c.Limits, ReadOnly: c.ReadOnly, Memory: memory}), env
+	return mcpserver.New(svc, mcpserver.Options{Version: "test", Limits: c.Limits, ReadOnly: c.ReadOnly, Memory: memory, ClientLog: c.ClientLog, Structured: c.Structured}), env
 }
 
 // New starts a server and connects a client over in-memory transports.

@@ -31,22 +31,42 @@ func TestToolsAreListedWithAnnotationsAndSchemas(t *testing.T) {
 	for _, tool := range res.Tools {
 		got[tool.Name] = tool
 	}
-	want := map[string]string{
-		"read_query": "ro", "list_tables": "ro", "describe_table": "ro", "get_schema": "ro", "verify_chain": "ro",
-		"get_resume_context": "ro", "search_text": "ro", "write_query": "w", "create_view": "w", "append_event": "w",
-		"checkpoint": "w", "snapshot": "w", "destructive_query": "d",
+	// What clients should ask about (MCP: destructiveHint "may perform
+	// destructive updates", false means only additive ones): write_query's
+	// UPDATE/REPLACE overwrite rows and create_view(replace) redefines a view.
+	type hints struct {
+		title                             string
+		readOnly, destructive, idempotent bool
+	}
+	want := map[string]hints{
+		"read_query":         {"Read query", true, false, true},
+		"list_tables":        {"List tables", true, false, true},
+		"describe_table":     {"Describe table", true, false, true},
+		"get_schema":         {"Get schema", true, false, true},
+		"verify_chain":       {"Verify memory chain", true, false, true},
+		"get_resume_context": {"Resume from memory", true, false, true},
+		"search_text":        {"Search text", true, false, true},
+		"write_query":        {"Write query", false, true, false},
+		"create_view":        {"Create view", false, true, false},
+		"destructive_query":  {"Destructive query (snapshots first)", false, true, false},
+		"append_event":       {"Append memory event", false, false, false},
+		"checkpoint":         {"Checkpoint memory", false, false, false},
+		"snapshot":           {"Snapshot database", false, false, false},
 	}
 	assert.Len(t, got, len(want))
-	for name, profile := range want {
+	for name, h := range want {
 		tool := got[name]
 		if !assert.NotNil(t, tool, name) {
 			continue
 		}
+		assert.Equal(t, h.title, tool.Title, name)
 		a := tool.Annotations
 		require.NotNil(t, a, name)
-		assert.Equal(t, profile == "ro", a.ReadOnlyHint, name)
+		assert.Equal(t, h.title, a.Title, name)
+		assert.Equal(t, h.readOnly, a.ReadOnlyHint, name)
 		require.NotNil(t, a.DestructiveHint, name)
-		assert.Equal(t, profile == "d", *a.DestructiveHint, name)
+		assert.Equal(t, h.destructive, *a.DestructiveHint, name)
+		assert.Equal(t, h.idempotent, a.IdempotentHint, name)
 		require.NotNil(t, a.OpenWorldHint, name)
 		assert.False(t, *a.OpenWorldHint, name)
 		assert.NotEmpty(t, tool.Description, name)
@@ -56,8 +76,14 @@ func TestToolsAreListedWithAnnotationsAndSchemas(t *testing.T) {
 		for pname, p := range props {
 			desc, _ := p.(map[string]any)["description"].(string)
 			assert.NotEmpty(t, desc, "%s.%s has no description", name, pname)
+			// One plain type per property: a union such as
+			// ["null","array"] makes some clients send a string.
+			assert.IsType(t, "", p.(map[string]any)["type"], "%s.%s has type %v", name, pname, p.(map[string]any)["type"])
 		}
 	}
+	columns := got["search_text"].InputSchema.(map[string]any)["properties"].(map[string]any)["columns"].(map[string]any)
+	assert.Equal(t, "array", columns["type"])
+	assert.Equal(t, map[string]any{"type": "string"}, columns["items"])
 	assert.Contains(t, got["read_query"].Description, "write_query")
 	assert.Contains(t, got["write_query"].Description, "destructive_query")
 	assert.Contains(t, got["destructive_query"].Description, "write_query")
@@ -76,7 +102,10 @@ func TestReadQueryCSVAndTrailer(t *testing.T) {
 	assert.Equal(t, "id,title\n3,gamma\n# 1 rows",
 		env.MustCall(t, "read_query", map[string]any{"query": "SELECT id, title FROM notes ORDER BY id", "limit": 2, "offset": 2}))
 	assert.Equal(t, "count(*)\n3\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT count(*) FROM notes"}))
-	assert.Equal(t, "body\n\"\"\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT body FROM notes WHERE id = 3"}))
+	// NULL is an empty cell (a lone NULL an empty line), the empty string "".
+	assert.Equal(t, "body\n\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT body FROM notes WHERE id = 3"}))
+	assert.Equal(t, "e\n\"\"\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT '' AS e"}))
+	assert.Equal(t, "n,e,x\n,\"\",1\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT NULL AS n, '' AS e, 1 AS x"}))
 	assert.Equal(t, "a,b,c,d\n1e-05,1e+16,-0.0,\"x,\"\"y\"\"\"\n# 1 rows",
 		env.MustCall(t, "read_query", map[string]any{"query": `SELECT 1e-5 AS a, 1e16 AS b, -0.0 AS c, 'x,"y"' AS d`}))
 }

@@ -119,8 +119,8 @@ func TestCreateView(t *testing.T) {
 		{"query_errors", "SELECT 1", "server"},
 		{"QUERY_LOG", "SELECT 1", "server"},
 		{"1bad", "SELECT 1", "view name must match"},
-		{"v", "DELETE FROM notes", "DELETE is not allowed in read_query"},
-		{"v", "PRAGMA table_info(notes)", "select_sql must be a SELECT statement"},
+		{"v", "DELETE FROM notes", "DELETE is not allowed in create_view's SELECT"},
+		{"v", "PRAGMA table_info(notes)", "create_view's select_sql must be one SELECT"},
 		{"v", " ; ", "select_sql must not be empty"},
 		{"v", "SELECT 1; DROP TABLE notes", "one statement"},
 	} {

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"os/exec"
+)
+
+// ignoredSettings lists, one line each, the settings that were given but
+// would be silently without effect: the user meant something by them.
+func ignoredSettings(cfg Config, names *flagNames, getenv func(string) string) []string {
+	var out []string
+	if cfg.RGPath != "" {
+		if _, err := exec.LookPath(cfg.RGPath); err != nil {
+			out = append(out, "warning: "+names.of("rg")+" "+cfg.RGPath+" is not an executable ripgrep; search_text uses the in-process regexp2 engine (fix the path, or drop the setting)")
+		}
+	}
+	if cfg.AuditDB != "" && !cfg.ReadOnly {
+		out = append(out, "warning: "+names.of("audit-db")+" is ignored without --read-only: the audit log goes to the database's own query_log table")
+	}
+	if cfg.HTTP.Addr == "" {
+		for _, f := range []string{"auth-token-file", "allowed-hosts", "max-sessions", "session-idle-timeout"} {
+			if names.given(f) {
+				out = append(out, "warning: "+names.of(f)+" is ignored without --http: the server speaks MCP on stdio")
+			}
+		}
+		if getenv(envAuthToken) != "" {
+			out = append(out, "warning: "+envAuthToken+" is ignored without --http: the server speaks MCP on stdio")
+		}
+	}
+	return out
+}
