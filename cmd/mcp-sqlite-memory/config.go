@@ -340,7 +340,7 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 	if cfg.HTTP, err = parseHTTP(&s.http, getenv, names); err != nil {
 		return Config{}, nil, err
 	}
-	if err := s.replicate.apply(&cfg); err != nil {
+	if err := s.replicate.apply(&cfg, names); err != nil {
 		return Config{}, nil, err
 	}
 	return cfg, names, nil

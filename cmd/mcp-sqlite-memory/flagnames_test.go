@@ -21,6 +21,7 @@ var badValues = map[string][]string{
 	"max-search-value-bytes": {"x", "0"}, "max-sessions": {"x", "0"},
 	"session-idle-timeout": {"x", "0"}, "http": {"nohostport"},
 	"auth-token-file": {"/nonexistent/edges/token"}, "read-only": {"maybe"},
+	"replicate": {"ftp://host/x", "file://"}, "replicate-sync-interval": {"soon", "1ms"},
 }
 
 // noBadValue are flags with no malformed value: any path or list is

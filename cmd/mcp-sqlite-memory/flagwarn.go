@@ -26,5 +26,8 @@ func ignoredSettings(cfg Config, names *flagNames, getenv func(string) string) [
 			out = append(out, "warning: "+envAuthToken+" is ignored without --http: the server speaks MCP on stdio")
 		}
 	}
+	if cfg.Replicate == "" && names.given("replicate-sync-interval") {
+		out = append(out, "warning: "+names.of("replicate-sync-interval")+" is ignored without --replicate: nothing is replicated")
+	}
 	return out
 }

@@ -22,35 +22,49 @@ const (
 
 // replicateSettings holds the replication flags until they are checked.
 type replicateSettings struct {
-	url, sync          string
-	syncSource         string // flag or variable the interval came from
-	urlFromEnvironment bool
+	url, sync  string
+	syncSource string // variable the interval came from; "" for the flag
 }
 
 // addReplicateFlags registers --replicate and --replicate-sync-interval with
 // their variables as defaults.
 func addReplicateFlags(fs *flag.FlagSet, r *replicateSettings, getenv func(string) string) {
 	r.url = getenv(envReplicate)
-	r.urlFromEnvironment = r.url != ""
-	fs.Func("replicate", "", func(v string) error { r.url, r.urlFromEnvironment = v, false; return nil })
+	fs.Func("replicate", "", func(v string) error { r.url = v; return nil })
 	for _, src := range []string{envLitestreamSync, envReplicateSync} { // the more specific wins
 		if v := getenv(src); v != "" {
 			r.sync, r.syncSource = v, src
 		}
 	}
-	fs.Func("replicate-sync-interval", "", func(v string) error { r.sync, r.syncSource = v, "--replicate-sync-interval"; return nil })
+	fs.Func("replicate-sync-interval", "", func(v string) error { r.sync, r.syncSource = v, ""; return nil })
 }
 
-// apply checks the replication settings into cfg. Replication needs a
-// writable database: --read-only writes nothing, so the pair is refused.
-func (r *replicateSettings) apply(cfg *Config) error {
+// apply checks the replication settings into cfg, naming each setting as
+// the user gave it. Replication needs a writable database: --read-only
+// writes nothing, so the pair is refused.
+func (r *replicateSettings) apply(cfg *Config, names *flagNames) error {
+	// A malformed interval is refused even without --replicate (it is then
+	// also warned about as ignored, flagwarn.go): a typo never waits for
+	// the day replication is switched on.
+	sync := litestream.DefaultSyncInterval
+	if strings.TrimSpace(r.url) == "" && r.syncSource == envLitestreamSync {
+		return nil // Litestream's own variable is its business until we replicate
+	}
+	if r.sync != "" {
+		d, err := time.ParseDuration(strings.TrimSpace(r.sync))
+		if err != nil || d < minReplicateInterval {
+			source := r.syncSource
+			if source == "" {
+				source = names.of("replicate-sync-interval")
+			}
+			return usagef("invalid value %q for %s: want a duration of at least %s, such as 1s or 500ms", r.sync, source, minReplicateInterval)
+		}
+		sync = d
+	}
 	if strings.TrimSpace(r.url) == "" {
 		return nil
 	}
-	from := "--replicate"
-	if r.urlFromEnvironment {
-		from = envReplicate
-	}
+	from := names.of("replicate")
 	if cfg.Command != "" {
 		// A subcommand never replicates; one that writes still leaves the
 		// checkpoints to Litestream (wire's NoAutoCheckpoint).
@@ -64,15 +78,7 @@ func (r *replicateSettings) apply(cfg *Config) error {
 	if err := litestream.CheckURL(r.url); err != nil {
 		return usagef("invalid %s: %v", from, err)
 	}
-	cfg.Replicate = r.url
-	cfg.ReplicateSync = litestream.DefaultSyncInterval
-	if r.sync != "" {
-		d, err := time.ParseDuration(strings.TrimSpace(r.sync))
-		if err != nil || d < minReplicateInterval {
-			return usagef("invalid value %q for %s: want a duration of at least %s, such as 1s or 500ms", r.sync, r.syncSource, minReplicateInterval)
-		}
-		cfg.ReplicateSync = d
-	}
+	cfg.Replicate, cfg.ReplicateSync = r.url, sync
 	return nil
 }
 
