@@ -137,9 +137,16 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 		done := h.sessions.busy(sid)
 		defer done()
-	} else if req, ok := rule.msg.(*jsonrpc.Request); ok && req.Method == methodInitialize && !h.admit(w, r) {
-		// Only initialize opens a session that stays; the SDK closes any
-		// other one at once, so nothing else may close an idle session.
+	} else if req, ok := rule.msg.(*jsonrpc.Request); !ok || req.Method != methodInitialize {
+		// The SDK would open a session for any message without a session
+		// id and close it after the request. Such a session, counted
+		// against --max-sessions but never idle, made a concurrent
+		// initialize fail with 503; MCP says a server that needs session
+		// ids answers these with 400.
+		httpRefuse(w, r, http.StatusBadRequest, "this message has no Mcp-Session-Id header: send initialize first, then "+
+			"send the session id it returns with every later message")
+		return
+	} else if !h.admit(w, r) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -166,6 +173,7 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 	for len(open)+int(n) > h.opts.MaxSessions {
 		victim := h.sessions.idlest(open)
 		if victim == nil {
+			h.s.opts.Log.Warn("refused a new session: every open session is busy (--max-sessions)", "open", len(open), "opening", n, "max_sessions", h.opts.MaxSessions)
 			w.Header().Set("Retry-After", "5")
 			httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open and busy (--max-sessions); retry when one is done, or raise --max-sessions", len(open)))
 			return false

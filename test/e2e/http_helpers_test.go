@@ -95,7 +95,7 @@ func (b httpBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 func httpConnect(t *testing.T, s *httpServer, token string) *mcp.ClientSession {
 	t.Helper()
 	cs, err := httpDial(s, token)
-	require.NoError(t, err)
+	require.NoError(t, err, "server stderr:\n%s", s.stderr.String())
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs
 }

@@ -274,6 +274,27 @@ func TestHTTPSessionLimit(t *testing.T) {
 	assert.Contains(t, s.stderr.String(), "closed the session idle longest")
 }
 
+// A message without a session id that is not initialize is refused with
+// 400 and opens no session: the SDK would open one for it, counted against
+// --max-sessions but never idle, so that a concurrent initialize at the
+// limit failed with 503 (found as a flaky TestHTTPSessionLimit).
+func TestHTTPSessionlessMessagesOpenNoSession(t *testing.T) {
+	s := httpStart(t, filepath.Join(t.TempDir(), "m.db"), nil, "--max-sessions", "1")
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"list_tables","arguments":{}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"ping"}`,
+	} {
+		status, text := httpPost(t, s, body)
+		assert.Equal(t, http.StatusBadRequest, status, body)
+		assert.Contains(t, text, "initialize", body)
+	}
+	cs := httpConnect(t, s, "")
+	mustCall(t, cs, "list_tables", nil)
+	assert.NotContains(t, s.stderr.String(), "refused a new session")
+}
+
 // Listening beyond loopback needs a token: the server refuses to start,
 // in one line naming the flag, before it opens anything.
 func TestHTTPNonLoopbackNeedsToken(t *testing.T) {
