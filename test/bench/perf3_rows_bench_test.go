@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
@@ -59,4 +60,19 @@ func BenchmarkServeRows1000(b *testing.B) {
 			b.Fatalf("unexpected answer: %.300s", ans)
 		}
 	}
+}
+
+// BenchmarkStoreReadRowsCapped is BenchmarkStoreReadRows with the cell cap
+// the server runs with (MaxCellChars 2000), so rows are read as read_query
+// reads them.
+func BenchmarkStoreReadRowsCapped(b *testing.B) {
+	ctx := context.Background()
+	st := perf2Items(b, sqlite.Options{MaxCellChars: domain.DefaultLimits().MaxCellChars})
+	done := perf2CPU(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		var w *domain.TableWriter
+		require.NoError(b, st.Read(ctx, "SELECT * FROM items", func(c []string) { w = domain.NewTableWriter(c, 1<<30, 2000) }, func(r []any) bool { return w.Add(r) }))
+	}
+	done()
 }
