@@ -15,8 +15,8 @@ import (
 // IOTransport, which would decode each accepted line again (a stream
 // decoder, a batch probe and the message: three decoders of 32 KiB each in
 // SDK v1.8.0, about 100 KB per inbound message). Outbound messages are
-// encoded with the SDK's public jsonrpc.EncodeMessage and written as one
-// line each, through the same writer as before. Batches never reach it:
+// encoded as the SDK's public jsonrpc.EncodeMessage encodes them
+// (appendMessage, encode.go) and written as one line each, through the same writer as before. Batches never reach it:
 // the guard refuses them.
 type guardTransport struct {
 	guard *frameGuard
@@ -90,13 +90,13 @@ func (c *guardConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	line, err := appendMessage(c.line[:0], msg)
 	if err != nil {
 		return err
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	c.line = append(append(c.line[:0], data...), '\n')
+	c.line = append(line, '\n')
 	_, err = c.out.Write(c.line)
 	if cap(c.line) > 64<<10 {
 		c.line = nil // do not keep a large answer's buffer for the session
