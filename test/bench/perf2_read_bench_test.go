@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -86,12 +85,6 @@ func perf2CPU(b *testing.B) func() {
 	return func() {
 		b.ReportMetric(float64(perf2Rusage()-start)/float64(b.N), "cpu-ns/op")
 	}
-}
-
-func perf2Rusage() int64 {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkStoreReadRows prices reading rows at the store: 1000 rows x 6

@@ -24,8 +24,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+INSPECTOR_VERSION="${INSPECTOR_VERSION:-0.15.0}"
 (cd "$work" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
-  "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION" >/dev/null)
+  "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION" \
+  "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null)
 export PATH="$work/node_modules/.bin:$PATH"
 stamp "installed node $(node --version) and @modelcontextprotocol/conformance@$SUITE_VERSION"
 
@@ -50,5 +52,20 @@ conformance server --url "http://$addr/mcp" --expected-failures test/conformance
 stamp "suite finished with status $status"
 if [ "$status" -ne 0 ]; then
   echo "--- server log ---"; cat "$work/server.log"
+  exit "$status"
 fi
-exit "$status"
+
+# The README's "check that it works" command, word for word but for its
+# database path, over stdio:
+# the Inspector's CLI (installed above, so npx finds it offline) must list
+# every tool of the server on PATH.
+check=$(grep -m1 '^npx -y @modelcontextprotocol/inspector --cli' README.md)
+[ -n "$check" ] || { echo "conformance: README has no Inspector check command" >&2; exit 1; }
+check=${check//\/tmp\/x.db/$work\/inspector.db}
+out=$(cd "$work" && PATH="$work:$PATH" bash -c "$check")
+tools=$(printf '%s' "$out" | grep -c '"name": "' || true)
+stamp "README's Inspector check listed $tools tool names"
+for tool in read_query write_query destructive_query list_tables describe_table get_schema create_view \
+  append_event checkpoint get_resume_context verify_chain search_text snapshot; do
+  printf '%s' "$out" | grep -q "\"name\": \"$tool\"" || { echo "conformance: the Inspector check did not list $tool" >&2; exit 1; }
+done
