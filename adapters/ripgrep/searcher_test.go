@@ -34,7 +34,14 @@ func TestSearcherKillsRgAtTheDeadline(t *testing.T) {
 	rg := contract.RequireRg(t)
 	goroutines := runtime.NumGoroutine()
 	for _, stop := range []string{"deadline", "found error"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		// The found error ends its search at the first match; its deadline
+		// only has to outlast rg's start on a loaded machine (300 ms did not,
+		// once in CI, and the search ended by the deadline instead).
+		timeout := 300 * time.Millisecond
+		if stop == "found error" {
+			timeout = 30 * time.Second
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		endless := func(yield func(string) bool) {
 			for i := 0; yield(fmt.Sprint("line ", i)); i++ {
 			}
