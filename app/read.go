@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -127,5 +126,3 @@ func (s *Service) GetSchema(ctx context.Context, includeSystem bool) (string, er
 		return out, nil
 	})
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

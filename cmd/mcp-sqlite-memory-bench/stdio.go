@@ -48,9 +48,7 @@ func stdioRun(ctx context.Context, ts []target, db string, c stdioConfig, log io
 	}
 
 	fmt.Fprintln(log, "stdio: cold starts ...")
-	for _, t := range ts {
-		live = append(live, t)
-	}
+	live = append(live, ts...)
 	for range c.starts {
 		for i := 0; i < len(live); i++ {
 			t := live[i]
