@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
@@ -272,7 +272,7 @@ func TestMemorySearchEveryCharacterMatches(t *testing.T) {
 		t.Run(engine.name, func(t *testing.T) {
 			t.Parallel()
 			if engine.name == "ripgrep" {
-				memRequireRg(t)
+				contract.RequireRg(t)
 			}
 			s := memStart(t, engine.args...)
 			mustCall(t, s.cs, "write_query", map[string]any{"query": "CREATE TABLE big (v TEXT)"})
@@ -356,15 +356,6 @@ func memProcesses(t *testing.T, marker string) []string {
 	return out
 }
 
-// memRequireRg skips without ripgrep, except in CI.
-func memRequireRg(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("rg"); err != nil {
-		require.Empty(t, os.Getenv("CI"), "CI must test ripgrep")
-		t.Skip("ripgrep (rg) is not on PATH")
-	}
-}
-
 // TestMemoryConcurrentSearches: a search holds whole values in Go memory,
 // outside SQLite's heap (the regexp2 engine about 5 times their size): 16
 // concurrent searches of an 8 MiB value peaked at 370 MB before searches
@@ -382,7 +373,7 @@ func TestMemoryConcurrentSearches(t *testing.T) {
 		t.Run(engine.name, func(t *testing.T) {
 			t.Parallel()
 			if engine.name == "ripgrep" {
-				memRequireRg(t)
+				contract.RequireRg(t)
 			}
 			s := memStart(t, engine.args...)
 			mustCall(t, s.cs, "write_query", map[string]any{"query": "CREATE TABLE big (v TEXT)"})
