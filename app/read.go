@@ -61,7 +61,7 @@ func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (stri
 // ListTables lists tables and views with their row counts.
 func (s *Service) ListTables(ctx context.Context, includeRowCounts bool) (string, error) {
 	return s.run(ctx, "list_tables", func(ctx context.Context, sp *span) (string, error) {
-		tables, err := s.d.Catalog.Tables(ctx, includeRowCounts)
+		tables, err := s.d.Schema.Tables(ctx, includeRowCounts)
 		if err != nil {
 			return "", err
 		}
@@ -104,7 +104,7 @@ func (s *Service) DescribeTable(ctx context.Context, table string) (string, erro
 		if strings.TrimSpace(table) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "table must not be empty; use list_tables to see the names")
 		}
-		d, err := s.d.Catalog.Describe(ctx, table)
+		d, err := s.d.Schema.Describe(ctx, table)
 		if err != nil {
 			return "", err
 		}
@@ -117,7 +117,7 @@ func (s *Service) DescribeTable(ctx context.Context, table string) (string, erro
 // unless asked.
 func (s *Service) GetSchema(ctx context.Context, includeSystem bool) (string, error) {
 	return s.run(ctx, "get_schema", func(ctx context.Context, sp *span) (string, error) {
-		objs, err := s.d.Catalog.Objects(ctx)
+		objs, err := s.d.Schema.Objects(ctx)
 		if err != nil {
 			return "", err
 		}

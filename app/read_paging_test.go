@@ -37,7 +37,9 @@ func (p pagingRows) Read(_ context.Context, _ string, columns func([]string), ro
 // pagingUnused stands for the catalog and the memory store, which
 // read_query never calls.
 type pagingUnused struct {
-	ports.Catalog
+	ports.SchemaReader
+	ports.ViewWriter
+	ports.CandidateSource
 	ports.MemoryStore
 }
 
@@ -106,7 +108,7 @@ func TestReadQueryPagingReturnsEveryRowOnce(t *testing.T) {
 				l := domain.DefaultLimits()
 				l.MaxResultBytes, l.MaxCellChars, l.MaxRows = maxBytes, maxCell, 1000
 				svc := app.New(app.Deps{
-					Statements: pagingRows{rows: rows}, Catalog: pagingUnused{}, Memory: pagingUnused{},
+					Statements: pagingRows{rows: rows}, Schema: pagingUnused{}, Views: pagingUnused{}, Candidates: pagingUnused{}, Memory: pagingUnused{},
 					Audit: pagingAudit{}, Clock: pagingClock{},
 				}, app.Options{Limits: l})
 				ids := followPages(t, svc, limit)

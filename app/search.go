@@ -34,7 +34,7 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		if r.ContextChars < 0 || r.ContextChars > 1000 {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "context_chars must be between 0 and 1000, got %d", r.ContextChars)
 		}
-		d, err := s.d.Catalog.Describe(ctx, r.Table)
+		d, err := s.d.Schema.Describe(ctx, r.Table)
 		if err != nil {
 			return "", err
 		}
@@ -75,7 +75,7 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 			mu.Lock()
 			keys, refs, cutValues = keys[:0], refs[:0], 0
 			mu.Unlock()
-			candidates, capped, srcErr = s.d.Catalog.Candidates(ctx, q, func(row []any) bool {
+			candidates, capped, srcErr = s.d.Candidates.Candidates(ctx, q, func(row []any) bool {
 				mu.Lock()
 				keys = append(keys, keyText(row[0]))
 				rowIndex := int32(len(keys) - 1)

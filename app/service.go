@@ -10,11 +10,15 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// Deps are the ports the service drives. Search and Snapshots may be nil in
-// read-only mode; everything else is required.
+// Deps are the ports the service drives, one per capability: the tools
+// that only read the schema get a [ports.SchemaReader], and neither it nor
+// the search's [ports.CandidateSource] can change anything. Search and
+// Snapshots may be nil in read-only mode; everything else is required.
 type Deps struct {
 	Statements ports.StatementRunner
-	Catalog    ports.Catalog
+	Schema     ports.SchemaReader
+	Views      ports.ViewWriter
+	Candidates ports.CandidateSource
 	Memory     ports.MemoryStore
 	Audit      ports.AuditSink
 	Snapshots  ports.Snapshotter
@@ -44,7 +48,7 @@ type Service struct {
 	// The write ports that are the audit sink's own database store a
 	// write's audit row in the write's transaction; with another sink the
 	// row is recorded right after the write commits.
-	auditStatements, auditCatalog, auditMemory bool
+	auditStatements, auditViews, auditMemory bool
 
 	calls    slots // tool calls in flight (slots.go)
 	searches slots // search_text calls in flight
@@ -55,15 +59,15 @@ var _ ports.Tools = (*Service)(nil)
 // New returns a service. It panics on a missing required dependency: that is
 // a wiring bug, not a runtime condition.
 func New(d Deps, o Options) *Service {
-	if d.Statements == nil || d.Catalog == nil || d.Memory == nil || d.Audit == nil || d.Clock == nil {
-		panic("app.New: Statements, Catalog, Memory, Audit and Clock are required")
+	if d.Statements == nil || d.Schema == nil || d.Views == nil || d.Candidates == nil || d.Memory == nil || d.Audit == nil || d.Clock == nil {
+		panic("app.New: Statements, Schema, Views, Candidates, Memory, Audit and Clock are required")
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	same := func(port any) bool { return port == any(d.Audit) }
 	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
-		auditStatements: same(d.Statements), auditCatalog: same(d.Catalog), auditMemory: same(d.Memory),
+		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
 		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
 		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", "search_text calls"),
 	}

@@ -21,7 +21,9 @@ import (
 // (calling them panics). It is also an audit sink, so the service treats
 // it as the database its rows go to.
 type fakeDB struct {
-	ports.Catalog
+	ports.SchemaReader
+	ports.ViewWriter
+	ports.CandidateSource
 	ports.MemoryStore
 
 	mu        sync.Mutex
@@ -78,7 +80,7 @@ func newService(db *fakeDB, sink ports.AuditSink, limits domain.Limits) *app.Ser
 	if sink == nil {
 		sink = db
 	}
-	return app.New(app.Deps{Statements: db, Catalog: db, Memory: db, Audit: sink, Clock: wallClock{}}, app.Options{Limits: limits, Session: "s"})
+	return app.New(app.Deps{Statements: db, Schema: db, Views: db, Candidates: db, Memory: db, Audit: sink, Clock: wallClock{}}, app.Options{Limits: limits, Session: "s"})
 }
 
 func TestReadIsRecordedBeforeItAnswers(t *testing.T) {

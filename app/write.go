@@ -152,7 +152,7 @@ func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (st
 			return "", domain.Errorf(domain.ErrInvalidArgument, "create_view's select_sql must be one SELECT (or WITH ... SELECT) statement; run other statements with write_query")
 		}
 		var previous any
-		existing, err := s.d.Catalog.Object(ctx, name)
+		existing, err := s.d.Schema.Object(ctx, name)
 		switch {
 		case errors.Is(err, domain.ErrNotFound):
 		case err != nil:
@@ -167,8 +167,8 @@ func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (st
 		describe := func(name string) {
 			sp.detail = domain.Detail{{Key: "view", Value: name}, {Key: "replaced", Value: previous != nil}, {Key: "previous_sql", Value: previous}}
 		}
-		if err := s.d.Catalog.ReplaceView(ctx, name, domain.ViewDDL(name, r.Description, body), previous != nil,
-			sealWith(s.auditCatalog, sp, describe)); err != nil {
+		if err := s.d.Views.ReplaceView(ctx, domain.View{Name: name, Description: r.Description, Body: body}, previous != nil,
+			sealWith(s.auditViews, sp, describe)); err != nil {
 			return "", err
 		}
 		describe(name)

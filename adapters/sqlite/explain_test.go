@@ -48,7 +48,7 @@ func mustLayersDB(t *testing.T) string {
 		_, err := s.Write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: q}, func([]string) {}, func([]any) bool { return true })
 		require.NoError(t, err, q)
 	}
-	require.NoError(t, s.ReplaceView(ctx, "tagged", "CREATE VIEW tagged AS SELECT tag, count(*) AS n FROM notes GROUP BY tag", false, nil))
+	require.NoError(t, s.ReplaceView(ctx, domain.View{Name: "tagged", Body: "SELECT tag, count(*) AS n FROM notes GROUP BY tag"}, false, nil))
 	return path
 }
 

@@ -126,7 +126,7 @@ func exercise(t *testing.T, s *sqlite.Store) []string {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "must not be stored")
 	}, nil)
 	fails("checkpoint", err)
-	fails("create view", s.ReplaceView(ctx, "v", "CREATE VIEW v AS SELECT 1", false, nil))
+	fails("create view", s.ReplaceView(ctx, domain.View{Name: "v", Body: "SELECT 1"}, false, nil))
 	fails("audit row", s.Record(ctx, domain.AuditEntry{TS: memTS, Session: memSession, Tool: "read_query", OK: true}))
 	return texts
 }

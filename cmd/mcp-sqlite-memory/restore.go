@@ -155,7 +155,7 @@ func verifyRestored(ctx context.Context, path string) (events int64, memory bool
 	if memory, err = store.Available(ctx); err != nil || !memory {
 		return 0, false, err
 	}
-	svc := app.New(app.Deps{Statements: store, Catalog: store, Memory: store, Audit: jsonlog.New(io.Discard), Clock: systemClock{}, Search: regexp2.New()},
+	svc := app.New(app.Deps{Statements: store, Schema: store, Views: store, Candidates: store, Memory: store, Audit: jsonlog.New(io.Discard), Clock: systemClock{}, Search: regexp2.New()},
 		app.Options{Limits: domain.DefaultLimits(), Session: newSession(time.Now())})
 	out, err := svc.VerifyChain(ctx, "")
 	if err != nil {

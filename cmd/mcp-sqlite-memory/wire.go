@@ -80,7 +80,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 	w.closers = append(w.closers, store.Close)
 	logRepaired(log, store)
 
-	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
+	deps := app.Deps{Statements: store, Schema: store, Views: store, Candidates: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
 	memory := true
 	if cfg.ReadOnly {
 		if memory, err = store.Available(ctx); err != nil {

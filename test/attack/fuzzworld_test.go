@@ -127,7 +127,7 @@ func (w *fuzzWorld) open(t *testing.T) {
 	require.NoError(t, err)
 	clock := harness.SystemClock{}
 	w.svc = app.New(app.Deps{
-		Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: regexp2.New(),
+		Statements: store, Schema: store, Views: store, Candidates: store, Memory: store, Audit: store, Clock: clock, Search: regexp2.New(),
 		Snapshots: snapshots.New(path, snapshots.Options{Keep: w.limits.Snapshots, Clock: clock}),
 	}, app.Options{Limits: w.limits, Session: "20260913T101100Z-fuzz", Logger: slog.New(w.logs)})
 	w.env.Store, w.env.Tools = store, w.svc

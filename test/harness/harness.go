@@ -95,7 +95,7 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
 	env.Store = store
-	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: c.Clock, Search: c.Search}
+	deps := app.Deps{Statements: store, Schema: store, Views: store, Candidates: store, Memory: store, Audit: store, Clock: c.Clock, Search: c.Search}
 	memory := true
 	if c.ReadOnly {
 		memory, err = store.Available(ctx)

@@ -6,8 +6,10 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// Catalog answers questions about the database's schema.
-type Catalog interface {
+// SchemaReader answers questions about the database's schema. It only
+// reads: list_tables, describe_table, get_schema, and the checks of
+// create_view and search_text use it.
+type SchemaReader interface {
 	// Tables lists tables and views except internal (sqlite_*) and shadow
 	// tables, ordered by type then name; with counts, tables carry row counts.
 	Tables(ctx context.Context, counts bool) ([]domain.TableInfo, error)
@@ -20,13 +22,4 @@ type Catalog interface {
 	// Object returns the type and SQL of the object named exactly name.
 	// Errors: [domain.ErrNotFound].
 	Object(ctx context.Context, name string) (domain.SchemaObject, error)
-	// ReplaceView creates or redefines a view with ddl, outside the agent
-	// policy (the caller has validated it), in one transaction that also
-	// stores audit's entry (see [AuditFunc]).
-	ReplaceView(ctx context.Context, name, ddl string, replace bool, audit AuditFunc[string]) error
-	// Candidates streams the search_text candidate rows (the key, then the
-	// searched columns) under the read tier, the agent's WHERE text
-	// included. It stops after q.Limit rows, whatever the WHERE text does,
-	// and reports how many rows it produced and whether more existed.
-	Candidates(ctx context.Context, q domain.CandidateQuery, row RowFunc) (n int, capped bool, err error)
 }
