@@ -16,7 +16,7 @@ import (
 // into Log. Events and Checkpoints may be set directly to play a file
 // changed outside the server.
 type Memory struct {
-	Chain     []domain.Event
+	Chain       []domain.Event
 	Checkpoints []domain.Checkpoint
 	// Err, when set, fails every method.
 	Err error
