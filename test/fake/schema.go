@@ -25,6 +25,8 @@ type Schema struct {
 	ViewErr error
 	// Log receives the audit entries ReplaceView seals.
 	Log *AuditLog
+	// Asked are the views ReplaceView was given, in order.
+	Asked []domain.View
 
 	mu sync.Mutex
 }
@@ -110,6 +112,7 @@ func (s *Schema) Object(_ context.Context, name string) (domain.SchemaObject, er
 func (s *Schema) ReplaceView(_ context.Context, v domain.View, replace bool, audit ports.AuditFunc[string]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.Asked = append(s.Asked, v)
 	if s.Err != nil {
 		return s.Err
 	}
