@@ -22,6 +22,8 @@ type Memory struct {
 	Err error
 	// Log receives the audit entries the appends seal.
 	Log *AuditLog
+	// EventsFn, when set, answers Events instead (to play a slow walk).
+	EventsFn func(ctx context.Context, fn func(domain.Event) bool) (int64, error)
 
 	mu sync.Mutex
 }
@@ -77,6 +79,9 @@ func (m *Memory) Checkpoint(ctx context.Context, next func(int64, string) (domai
 
 // Events walks the chain in id order.
 func (m *Memory) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
+	if m.EventsFn != nil {
+		return m.EventsFn(ctx, fn)
+	}
 	m.mu.Lock()
 	events := slices.Clone(m.Chain)
 	m.mu.Unlock()

@@ -2,6 +2,7 @@ package fake
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -136,11 +137,14 @@ func (s *Statements) Compile(ctx context.Context, tier domain.Tier, sql string) 
 }
 
 // CandidateRows is an in-memory [ports.CandidateSource]: Rows are the
-// candidate rows (the key, then one value per searched column). The
-// agent's WHERE text is recorded, not applied.
+// candidate rows, each the key and then one value per name in Columns;
+// Candidates answers the key and the values of the columns asked for, in
+// the order asked (nil for a name Columns lacks). The agent's WHERE text
+// is recorded, not applied.
 type CandidateRows struct {
-	Rows [][]any
-	Err  error
+	Columns []string
+	Rows    [][]any
+	Err     error
 
 	mu      sync.Mutex
 	queries []domain.CandidateQuery
@@ -165,7 +169,7 @@ func (c *CandidateRows) Candidates(ctx context.Context, q domain.CandidateQuery,
 			return n, true, nil
 		}
 		n++
-		if !row(append([]any(nil), r...)) {
+		if !row(project(c.Columns, q.Columns, r)) {
 			break
 		}
 	}
@@ -177,4 +181,20 @@ func (c *CandidateRows) Queries() []domain.CandidateQuery {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]domain.CandidateQuery(nil), c.queries...)
+}
+
+// project picks the key and the values of want from r, whose values after
+// the key are named by have.
+func project(have, want []string, r []any) []any {
+	out := []any{r[0]}
+	for _, w := range want {
+		var v any
+		for i, h := range have {
+			if strings.EqualFold(h, w) && i+1 < len(r) {
+				v = r[i+1]
+			}
+		}
+		out = append(out, v)
+	}
+	return out
 }
