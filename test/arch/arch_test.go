@@ -87,6 +87,9 @@ func violation(module, from, imp string) string {
 		if itop == "adapters" && iown != own {
 			return "adapters must not import each other"
 		}
+		if itop == "cmd" {
+			return "only cmd and test compose the program (cmd/wire)"
+		}
 	}
 	return ""
 }
@@ -112,6 +115,8 @@ func TestRuleCatchesViolations(t *testing.T) {
 		{m + "/app", "modernc.org/sqlite"},
 		{m + "/adapters/sqlite", m + "/app"},
 		{m + "/adapters/ripgrep", m + "/adapters/regexp2"},
+		{m + "/adapters/mcpserver", m + "/cmd/wire"},
+		{m + "/app", m + "/cmd/wire"},
 	}
 	for _, c := range cases {
 		assert.NotEmpty(t, violation(m, c.from, c.imp), "%s -> %s", c.from, c.imp)
@@ -122,6 +127,7 @@ func TestRuleCatchesViolations(t *testing.T) {
 		{m + "/adapters/mcpserver", m + "/app"},
 		{m + "/adapters/sqlite", "modernc.org/sqlite"},
 		{m + "/cmd/x", m + "/adapters/sqlite"},
+		{m + "/test/harness", m + "/cmd/wire"},
 	} {
 		assert.Empty(t, violation(m, c.from, c.imp), "%s -> %s", c.from, c.imp)
 	}
