@@ -39,7 +39,7 @@ func writeOpcode(op string, p2, p3 int64) bool {
 // switches the prepared statement into EXPLAIN mode and back, so the
 // statement is compiled once.
 func (s *Store) inspect(c *call, st prepared) error {
-	if c.policy.Tier != domain.TierRead || s.opts.SkipProgramCheck {
+	if c.policy.Tier != domain.TierRead || s.opts.skipProgramCheck {
 		return nil
 	}
 	op, err := firstWrite(st)

@@ -206,7 +206,7 @@ func TestReadOnlySharesALiveWriterFiles(t *testing.T) {
 func TestReadOnlyEngineRefusesWritesWithBothLayersOff(t *testing.T) {
 	path := mustServerDB(t, filepath.Join(t.TempDir(), roFolder))
 	before := stateOf(t, path)
-	s := mustOpenWith(t, path, sqlite.Options{ReadOnly: true, SkipAuthorizer: true, SkipProgramCheck: true})
+	s := mustOpenWith(t, path, sqlite.WithoutAuthorizer(sqlite.WithoutProgramCheck(sqlite.Options{ReadOnly: true})))
 	for _, q := range []string{
 		"INSERT INTO notes (body) VALUES ('x')",
 		"UPDATE memory_events SET content = 'x'",

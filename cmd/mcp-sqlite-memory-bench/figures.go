@@ -10,7 +10,8 @@ import (
 // jobs are the go test runs, grouped by package.
 func jobs(short bool, benchtime string) []job {
 	all := []job{
-		{pkg: "./test/bench/", pattern: "ReadQueryPK|CSV1000x6|WriteInsert|SDKFloor|ProgramCheck", benchtime: benchtime},
+		{pkg: "./test/bench/", pattern: "ReadQueryPK|CSV1000x6|WriteInsert|SDKFloor", benchtime: benchtime},
+		{pkg: "./adapters/sqlite/", pattern: "ProgramCheck", benchtime: benchtime},
 		{pkg: "./test/bench/", pattern: "ColdStart", benchtime: "20x"},
 		{pkg: "./test/bench/", pattern: "AppendEvent", benchtime: benchtime},
 		{pkg: "./test/bench/", pattern: "AuditCommit", benchtime: benchtime},
