@@ -3,7 +3,6 @@ package fake
 import (
 	"context"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -157,8 +156,7 @@ func (m *Memory) coverage(cp domain.Checkpoint) domain.Coverage {
 	}
 	before := false
 	for _, e := range m.Chain {
-		if seal == nil && e.ID <= cp.LastEventID && e.Kind == domain.SealKind &&
-			strings.HasPrefix(e.Content, "checkpoint ") && strings.Contains(e.Content, " sealed: sha256 ") {
+		if seal == nil && e.ID <= cp.LastEventID && domain.IsSeal(e) {
 			before = true
 		}
 	}
