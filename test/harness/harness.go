@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -66,12 +65,6 @@ type Env struct {
 	// without AuditDB, one JSON audit line per call.
 	Stderr *Buffer
 }
-
-// SystemClock is the real clock.
-type SystemClock struct{}
-
-// Now returns time.Now().
-func (SystemClock) Now() time.Time { return time.Now() }
 
 // Buffer is a bytes buffer safe for concurrent writers.
 type Buffer struct {
