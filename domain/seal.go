@@ -50,13 +50,6 @@ func SealPrefix(id int64) string {
 	return SealLead + strconv.FormatInt(id, 10) + SealMark
 }
 
-// IsSeal reports whether e claims to be the seal of some checkpoint (its
-// kind and the shape of its content), whether or not it matches one.
-func IsSeal(e Event) bool {
-	rest, ok := strings.CutPrefix(e.Content, SealLead)
-	return e.Kind == SealKind && ok && strings.Contains(rest, SealMark)
-}
-
 // SealContent is the content of c's seal event.
 func (c Checkpoint) SealContent() string {
 	sum := sha256.Sum256(c.SealPayload())

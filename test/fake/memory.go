@@ -3,6 +3,7 @@ package fake
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -156,7 +157,7 @@ func (m *Memory) coverage(cp domain.Checkpoint) domain.Coverage {
 	}
 	before := false
 	for _, e := range m.Chain {
-		if seal == nil && e.ID <= cp.LastEventID && domain.IsSeal(e) {
+		if seal == nil && e.ID <= cp.LastEventID && isSeal(e) {
 			before = true
 		}
 	}
@@ -168,4 +169,10 @@ func (m *Memory) check(ctx context.Context) error {
 		return err
 	}
 	return m.Err
+}
+
+// isSeal is the SQLite store's LIKE pattern for any seal, in Go.
+func isSeal(e domain.Event) bool {
+	rest, ok := strings.CutPrefix(e.Content, domain.SealLead)
+	return e.Kind == domain.SealKind && ok && strings.Contains(rest, domain.SealMark)
 }
