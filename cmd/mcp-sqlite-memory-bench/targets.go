@@ -237,7 +237,7 @@ const baselineEnv = "MCP_SQLITE_BENCH_BASELINE"
 
 // knownPeers are npm peers' command names looked for on PATH when the
 // variable is unset; each is started as "<command> {db}".
-var knownPeers = []string{"mcp-sqlite", "mcp-server-sqlite-npx"}
+var knownPeers = []string{"mcp-sqlite-server", "mcp-server-sqlite-npx"}
 
 // peers returns the peer targets and a note for each that was looked for
 // and not found.
