@@ -20,7 +20,7 @@ type lineRef struct {
 // SearchText narrows rows with SQL, then matches a pattern over the chosen
 // columns with the text searcher.
 func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (string, error) {
-	return s.run(ctx, "search_text", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolSearchText, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(fmt.Sprintf("-- search_text %s /%s/", r.Table, r.Pattern))
 		if s.d.Search == nil {
 			return "", domain.Errorf(domain.ErrUnavailable, "no text search engine is configured")
@@ -28,11 +28,11 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		if r.Pattern == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "pattern must not be empty")
 		}
-		if err := s.limit("limit", r.Limit); err != nil {
+		if err := domain.ArgSearchLimit.Check(s.limits, r.Limit); err != nil {
 			return "", err
 		}
-		if r.ContextChars < 0 || r.ContextChars > 1000 {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "context_chars must be between 0 and 1000, got %d", r.ContextChars)
+		if err := domain.ArgContextChars.Check(s.limits, r.ContextChars); err != nil {
+			return "", err
 		}
 		d, err := s.d.Catalog.Describe(ctx, r.Table)
 		if err != nil {

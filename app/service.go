@@ -229,8 +229,3 @@ func (s *Service) Reject(ctx context.Context, tool string, err error) error {
 	_, err = s.run(ctx, tool, func(context.Context, *span) (string, error) { return "", err })
 	return err
 }
-
-// limit applies a row limit's bounds (1 to max_rows).
-func (s *Service) limit(name string, v int) error {
-	return domain.CheckLimit(name, v, s.limits.MaxRows)
-}

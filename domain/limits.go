@@ -103,14 +103,6 @@ func FormatSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'g', 6, 64)
 }
 
-// CheckLimit validates a per-call row limit against max.
-func CheckLimit(name string, v, max int) error {
-	if v < 1 || v > max {
-		return Errorf(ErrInvalidArgument, "%s must be between 1 and %d, got %d", name, max, v)
-	}
-	return nil
-}
-
 // String describes the limits for the startup log.
 func (l Limits) String() string {
 	return fmt.Sprintf("timeout=%ss default_limit=%d max_rows=%d max_result_bytes=%d max_cell_chars=%d max_update_rows=%d search_candidates=%d snapshots=%d max_request_bytes=%d max_concurrent_calls=%d max_concurrent_searches=%d max_search_value_bytes=%d max_sqlite_heap_bytes=%d",
