@@ -120,7 +120,7 @@ func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKi
 		out := domain.RenderResume(domain.ResumeInput{
 			Checkpoint: st.Checkpoint, Anchored: st.Anchored, Coverage: st.Coverage, Chain: chain,
 			Total: st.Total, Events: st.Events,
-			MaxBytes: 2 * s.limits.MaxResultBytes, MaxCellChars: s.limits.MaxCellChars,
+			MaxBytes: s.limits.ResumeBytes(), MaxCellChars: s.limits.MaxCellChars,
 		})
 		var cp any
 		if st.Checkpoint != nil {

@@ -103,6 +103,10 @@ func FormatSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'g', 6, 64)
 }
 
+// ResumeBytes caps get_resume_context's answer: twice a result's cap, since
+// it holds a checkpoint's summary and the events after it.
+func (l Limits) ResumeBytes() int { return 2 * l.MaxResultBytes }
+
 // String describes the limits for the startup log.
 func (l Limits) String() string {
 	return fmt.Sprintf("timeout=%ss default_limit=%d max_rows=%d max_result_bytes=%d max_cell_chars=%d max_update_rows=%d search_candidates=%d snapshots=%d max_request_bytes=%d max_concurrent_calls=%d max_concurrent_searches=%d max_search_value_bytes=%d max_sqlite_heap_bytes=%d",

@@ -67,7 +67,7 @@ func describeCheckpoint(Limits) string {
 
 func describeResume(l Limits) string {
 	return fmt.Sprintf("Call first in a new session or after compaction: returns the latest checkpoint summary, then the events since it as CSV (id, ts, kind, content), oldest first, after verifying the whole chain (a broken chain, a checkpoint that no longer matches, and whether the chain's seal covers the summary are reported). "+
-		"Capped at %d bytes: the newest events are kept and the output says how many older ones were dropped. Use read_query on memory_events for older history.", 2*l.MaxResultBytes)
+		"Capped at %d bytes: the newest events are kept and the output says how many older ones were dropped. Use read_query on memory_events for older history.", l.ResumeBytes())
 }
 
 func describeSearchText(l Limits) string {
