@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // session is one running process of a target that answers SQL.
@@ -80,7 +82,7 @@ func (s *mcpSession) pickTool(ctx context.Context) error {
 	}
 	var pick *mcp.Tool
 	for _, t := range res.Tools {
-		if t.Name == "read_query" {
+		if t.Name == domain.ToolReadQuery {
 			pick = t
 			break
 		}
