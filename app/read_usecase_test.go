@@ -50,7 +50,7 @@ func TestReadQuery(t *testing.T) {
 		{name: "limit above max_rows", req: ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1001}, wantKind: domain.ErrInvalidArgument,
 			wantSays: []string{"limit", "1000"}, wantNoReads: true},
 		{name: "negative offset", req: ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1, Offset: -1}, wantKind: domain.ErrInvalidArgument,
-			wantSays: []string{"offset must be 0 or more"}, wantNoReads: true},
+			wantSays: []string{"offset must be between 0 and"}, wantNoReads: true},
 		{name: "blank query", req: ports.ReadQueryRequest{Query: " \n\t", Limit: 1}, wantKind: domain.ErrInvalidArgument,
 			wantSays: []string{"query must not be empty"}, wantNoReads: true},
 		{name: "the runner's refusal keeps its kind and text", req: ports.ReadQueryRequest{Query: "DELETE FROM notes", Limit: 1},
