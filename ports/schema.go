@@ -19,7 +19,8 @@ type SchemaReader interface {
 	// Objects returns the stored SQL of every schema object except internal
 	// and shadow objects, in get_schema order.
 	Objects(ctx context.Context) ([]domain.SchemaObject, error)
-	// Object returns the type and SQL of the object named exactly name.
+	// Object returns the type and SQL of the object named name, ASCII
+	// letter case ignored as SQLite ignores it.
 	// Errors: [domain.ErrNotFound].
 	Object(ctx context.Context, name string) (domain.SchemaObject, error)
 }
