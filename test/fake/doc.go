@@ -8,6 +8,8 @@
 // write's audit entry into the write as it does in production.
 //
 // The fakes are checked against the real adapters by the contract suites
-// of package contract (the audit sink, the memory store), so a test that
-// passes against a fake describes what the adapters do.
+// of package contract (the audit sink, the memory store, the schema reader
+// and view writer), so a test that passes against them describes what the
+// adapters do. The fakes of the ports that run SQL (Statements,
+// CandidateRows) and of the searcher answer what a test tells them.
 package fake
