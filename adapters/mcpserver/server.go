@@ -128,7 +128,7 @@ type handler[In any] func(ctx context.Context, in In) (string, error)
 // add registers one tool. Unlike mcp.AddTool, it decodes and checks the
 // arguments itself, so a malformed call is answered with a message that
 // names the argument and is written to the audit log like any other call
-// (SPEC A3); the SDK would reject it before any audit could happen.
+// (docs/decisions.md#errors); the SDK would reject it before any audit could happen.
 //
 // initial holds the defaults: arguments the call leaves out keep them.
 func add[In any](s *Server, tools ports.Tools, t *mcp.Tool, initial In, patch func(*jsonschema.Schema), h handler[In]) {
