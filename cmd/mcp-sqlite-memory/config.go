@@ -17,7 +17,7 @@ import (
 // progName prefixes every line the command prints about its own setup.
 const progName = "mcp-sqlite-memory"
 
-// Environment variables, one per flag (SPEC B §1, A6). A flag wins over its
+// Environment variables, one per flag (README, Settings). A flag wins over its
 // variable; an empty variable counts as unset.
 const (
 	envDB               = "MCP_SQLITE_DB"
@@ -51,7 +51,7 @@ type Config struct {
 	// Limits are the caps every tool call runs under; already validated.
 	Limits domain.Limits
 	// SnapshotDir is the snapshot folder, "" for <db dir>/<db stem>.snapshots;
-	// ~ is expanded but the path is not made absolute (SPEC B §6).
+	// ~ is expanded but the path is not made absolute (docs/decisions.md#snapshots).
 	SnapshotDir string
 	// RGPath is the ripgrep binary as given; "" means look up rg on PATH.
 	RGPath string
