@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// transportTools are the tools a writable server offers (SPEC A1).
+// transportTools are the tools a writable server offers (docs/decisions.md#surface).
 var transportTools = []string{
 	"append_event", "checkpoint", "create_view", "describe_table", "destructive_query", "get_resume_context",
 	"get_schema", "list_tables", "read_query", "search_text", "snapshot", "verify_chain", "write_query",

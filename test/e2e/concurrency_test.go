@@ -127,13 +127,13 @@ func assertContiguous(t *testing.T, ids []int) {
 	}
 }
 
-// TestConcurrentAppendsFromFourProcesses pins SPEC A5: appends from several
+// TestConcurrentAppendsFromFourProcesses pins docs/decisions.md#concurrency: appends from several
 // processes at once make one linear chain holding every acknowledged event,
 // and no client ever sees "database is locked".
 func TestConcurrentAppendsFromFourProcesses(t *testing.T) {
 	t.Parallel()
 	// One caller per session, as an agent's client makes them: all the
-	// contention is between processes, which is what A5 is about (concurrent
+	// contention is between processes, which is what #concurrency is about (concurrent
 	// calls on one session are test/contract's business).
 	const procs, perProc = 4, 50
 	db := newDB(t)
@@ -195,7 +195,7 @@ func TestConcurrentAppendsFromFourProcesses(t *testing.T) {
 	assert.Equal(t, want, perSession, "each process audits its own 50 successful calls")
 }
 
-// TestConcurrentInsertsFromTwoProcesses pins SPEC A5 for write_query: two
+// TestConcurrentInsertsFromTwoProcesses pins docs/decisions.md#concurrency for write_query: two
 // processes inserting at once both succeed and nothing is lost.
 func TestConcurrentInsertsFromTwoProcesses(t *testing.T) {
 	t.Parallel()
@@ -228,7 +228,7 @@ func TestConcurrentInsertsFromTwoProcesses(t *testing.T) {
 			"query": "SELECT proc, count(*) AS rows, count(DISTINCT n) AS distinct_n, min(n) AS lo, max(n) AS hi FROM items GROUP BY proc ORDER BY proc"}))
 }
 
-// TestLongReadBlocksNoOne pins the WAL promise behind SPEC A5: while one
+// TestLongReadBlocksNoOne pins the WAL promise behind docs/decisions.md#concurrency: while one
 // process holds a long read transaction, other processes still read and
 // write at once.
 func TestLongReadBlocksNoOne(t *testing.T) {

@@ -12,10 +12,10 @@ import (
 // slowQuery runs until the query timeout (10 s by default) interrupts it.
 const slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 
-// exitBudget is SPEC A8's limit on how long the server may take to exit.
+// exitBudget is the limit (docs/decisions.md#details) on how long the server may take to exit.
 const exitBudget = 3 * time.Second
 
-// TestServerExitsPromptly pins SPEC A8: the server exits with status 0
+// TestServerExitsPromptly pins docs/decisions.md#details: the server exits with status 0
 // within 3 s of its stdin closing, and within 3 s of SIGTERM, whatever it
 // was doing.
 func TestServerExitsPromptly(t *testing.T) {
