@@ -210,15 +210,3 @@ func (w *TableWriter) Body() string { return w.body.String() }
 
 // Len is the number of bytes in [TableWriter.Body] so far.
 func (w *TableWriter) Len() int { return w.body.Len() }
-
-// RenderTable writes rows through a [TableWriter] until the byte cap refuses
-// one; it suits outputs that are already small and in memory.
-func RenderTable(columns []string, rows [][]any, maxBytes, maxCellChars int) *TableWriter {
-	w := NewTableWriter(columns, maxBytes, maxCellChars)
-	for _, row := range rows {
-		if !w.Add(row) {
-			break
-		}
-	}
-	return w
-}

@@ -149,12 +149,6 @@ func responseID(msg []byte) ([]byte, bool) {
 	return wire.ID, true
 }
 
-// isResponse reports whether an outgoing message answers a request.
-func isResponse(msg []byte) bool {
-	_, ok := responseID(msg)
-	return ok
-}
-
 // idEnd returns the length of the JSON number or string id at the start
 // of b, or 0 if it cannot tell.
 func idEnd(b []byte) int {

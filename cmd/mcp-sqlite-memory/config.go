@@ -253,15 +253,10 @@ func envBool(s string) bool {
 	return false
 }
 
-// parseConfig reads flags over environment variables (flags win). Anything
-// malformed or invalid is a [*usageError] naming the setting. With --help or
-// --version nothing else is checked, so neither needs --db.
-func parseConfig(args []string, getenv func(string) string) (Config, error) {
-	cfg, _, err := parseConfigNotes(args, getenv)
-	return cfg, err
-}
-
-// parseConfigNotes is [parseConfig] that also returns the startup notes.
+// parseConfigNotes reads flags over environment variables (flags win) and
+// returns the startup notes. Anything malformed or invalid is a
+// [*usageError] naming the setting. With --help or --version nothing else
+// is checked, so neither needs --db.
 func parseConfigNotes(args []string, getenv func(string) string) (Config, startupNotes, error) {
 	cfg, names, err := parseSettings(args, getenv)
 	if err != nil || names == nil {
@@ -270,7 +265,7 @@ func parseConfigNotes(args []string, getenv func(string) string) (Config, startu
 	return cfg, startupNotes{dbFlag: names.of("db"), warnings: ignoredSettings(cfg, names, getenv)}, nil
 }
 
-// parseSettings does the work of [parseConfig] and says how each setting
+// parseSettings does the work of [parseConfigNotes] and says how each setting
 // was named; names is nil for --help and --version.
 func parseSettings(args []string, getenv func(string) string) (_ Config, names *flagNames, _ error) {
 	var s settings
