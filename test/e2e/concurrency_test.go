@@ -240,14 +240,16 @@ func TestLongReadBlocksNoOne(t *testing.T) {
 		"query": "INSERT INTO items WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200) SELECT x FROM c"})
 
 	// The long reader scans a 200^4 cross join until its 2 s timeout stops it.
-	long := start(t, db, "--query-timeout", "2").Session
+	longProc := start(t, db, "--query-timeout", "2")
+	long, longPID := longProc.Session, longProc.Cmd.Process.Pid
 	readers := startMany(t, 2, db)
 	longDone := make(chan bool, 1) // receives whether the long read ended in a tool error
+	cpu := signalCPUStart(t, longPID)
 	go func() {
 		_, isErr, _ := call(long, "read_query", map[string]any{"query": "SELECT count(*) FROM items a, items b, items c, items d"})
 		longDone <- isErr
 	}()
-	time.Sleep(300 * time.Millisecond) // let the long read take its snapshot
+	signalQueryRunning(t, longPID, cpu, 1500*time.Millisecond) // the long read is stepping, so it holds its snapshot
 
 	cases := []struct {
 		name string

@@ -59,10 +59,11 @@ func someCalls(t *testing.T, s *rawServer) {
 }
 
 // startSlowQuery sends a query that runs for the whole query timeout and
-// returns without waiting for its answer, once it has surely started.
+// returns without waiting for its answer, once the server is running it.
 func startSlowQuery(t *testing.T, s *rawServer) {
 	t.Helper()
+	cpu := signalCPUStart(t, s.cmd.Process.Pid)
 	s.send(t, map[string]any{"jsonrpc": "2.0", "id": 1000, "method": "tools/call",
 		"params": map[string]any{"name": "read_query", "arguments": map[string]any{"query": slowQuery}}})
-	time.Sleep(300 * time.Millisecond)
+	signalQueryRunning(t, s.cmd.Process.Pid, cpu, 5*time.Second)
 }
