@@ -60,15 +60,14 @@ func outsideReferences(rel string, data []byte) []string {
 	return found
 }
 
-// TestNoReferenceLeavesTheRepository fails when any text file of the
-// repository (code, comments, tests, docs, scripts) cites the behaviour
-// contract's sections, the style guide or the shared folder instead of the
-// repository's own docs.
-func TestNoReferenceLeavesTheRepository(t *testing.T) {
+// repoTextFiles calls fn with the repository-relative path (slash
+// separated) and contents of every text file of the repository, except
+// those [referenceScanSkip] names.
+func repoTextFiles(t *testing.T, fn func(rel string, data []byte)) {
+	t.Helper()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	require.NoError(t, err)
 	root := strings.TrimSpace(string(out))
-	var found []string
 	scanned := 0
 	require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -95,11 +94,71 @@ func TestNoReferenceLeavesTheRepository(t *testing.T) {
 			return nil // binary
 		}
 		scanned++
-		found = append(found, outsideReferences(filepath.ToSlash(rel), data)...)
+		fn(filepath.ToSlash(rel), data)
 		return nil
 	}))
-	assert.Greater(t, scanned, 100, "the walk must reach the repository's files")
+	require.Greater(t, scanned, 100, "the walk must reach the repository's files")
+}
+
+// TestNoReferenceLeavesTheRepository fails when any text file of the
+// repository (code, comments, tests, docs, scripts) cites the behaviour
+// contract's sections, the style guide or the shared folder instead of the
+// repository's own docs.
+func TestNoReferenceLeavesTheRepository(t *testing.T) {
+	var found []string
+	repoTextFiles(t, func(rel string, data []byte) {
+		found = append(found, outsideReferences(rel, data)...)
+	})
 	assert.Empty(t, found, "cite docs/decisions.md, ARCHITECTURE.md, README.md, a file or an issue of this repository instead:\n%s", strings.Join(found, "\n"))
+}
+
+// decisionLink matches a citation of a section of docs/decisions.md, and
+// decisionHeading one of its sections.
+var (
+	decisionLink    = regexp.MustCompile(`decisions\.md#([a-z0-9-]+)`)
+	decisionHeading = regexp.MustCompile(`(?m)^## (.+)$`)
+)
+
+// headingAnchor is the anchor GitHub gives a heading: lower case, spaces
+// to hyphens, other punctuation dropped.
+func headingAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestDecisionCitationsExist fails when a file cites a section of
+// docs/decisions.md that the page does not have, so a renamed section
+// cannot leave its citations pointing nowhere.
+func TestDecisionCitationsExist(t *testing.T) {
+	var page []byte
+	var cites []string // "path: anchor"
+	repoTextFiles(t, func(rel string, data []byte) {
+		if rel == "docs/decisions.md" {
+			page = data
+		}
+		for _, m := range decisionLink.FindAllSubmatch(data, -1) {
+			cites = append(cites, rel+": "+string(m[1]))
+		}
+	})
+	require.NotNil(t, page, "docs/decisions.md exists")
+	anchors := map[string]bool{}
+	for _, m := range decisionHeading.FindAllSubmatch(page, -1) {
+		anchors[headingAnchor(string(m[1]))] = true
+	}
+	require.True(t, anchors["hash-chain"], "headings are read: %v", anchors)
+	assert.Greater(t, len(cites), 50, "the code cites the page")
+	for _, c := range cites {
+		anchor := c[strings.LastIndex(c, " ")+1:]
+		assert.True(t, anchors[anchor], "%s: docs/decisions.md has no section #%s", c, anchor)
+	}
 }
 
 // TestOutsideReferencesAreFound keeps the patterns honest: each kind of
