@@ -1,6 +1,6 @@
 package domain
 
-// AuditEntry is one row of the audit log (SPEC B §7).
+// AuditEntry is one row of the audit log (docs/decisions.md#audit-log).
 type AuditEntry struct {
 	TS      string
 	Session string

@@ -59,7 +59,7 @@ func NewEvent(headID int64, headHash, ts, session, kind, content string) (Event,
 
 // Payload returns the bytes that are hashed: the compact JSON array
 // [id,ts,session,kind,content,prev_hash] exactly as the reference builds it
-// with json.dumps(separators=(",",":"), ensure_ascii=False) (SPEC B §4.2).
+// with json.dumps(separators=(",",":"), ensure_ascii=False) (docs/decisions.md#hash-chain).
 // The fields are used verbatim; nothing is stripped here.
 func (e Event) Payload() []byte {
 	return e.appendPayload(make([]byte, 0, 128+len(e.Content)))
@@ -83,7 +83,7 @@ func (e Event) ComputeHash() string {
 }
 
 // The three reasons a chain breaks, word for word as the reference reports
-// them (SPEC B §4.2 verify()).
+// them (docs/decisions.md#hash-chain).
 const (
 	reasonIDGap        = "id gap: expected event %d, found %d (rows were deleted or renumbered)"
 	reasonPrevHash     = "prev_hash does not match the hash of event %d"
@@ -236,8 +236,8 @@ type VerifyResult struct {
 // With a kept head hash ([ChainVerifier.ExpectHead]), "expected_head_id"
 // follows "head_hash": the event holding it, 0 when none does.
 //
-// Strings are written by [AppendJSONString] (UTF-8, no ASCII escaping, SPEC
-// A4 item 11); every string here is ASCII anyway, so the bytes equal the
+// Strings are written by [AppendJSONString] (UTF-8, no ASCII escaping,
+// docs/decisions.md#fixes-over-the-reference, item 11); every string here is ASCII anyway, so the bytes equal the
 // reference's.
 func (r VerifyResult) JSON() string {
 	b := make([]byte, 0, 160+len(r.Reason))

@@ -31,8 +31,8 @@ func mustBenchChain(b *testing.B) []domain.Event {
 }
 
 // BenchmarkVerify measures [domain.ChainVerifier] over 100k events in memory:
-// payload encoding, SHA-256 and the link checks, without any I/O. SPEC A7
-// asks verify_chain for at least 300,000 events/s end to end.
+// payload encoding, SHA-256 and the link checks, without any I/O. The budget
+// (docs/decisions.md#performance-budgets) asks verify_chain for at least 300,000 events/s end to end.
 func BenchmarkVerify(b *testing.B) {
 	events := mustBenchChain(b)
 	b.ReportAllocs()

@@ -21,7 +21,7 @@ const (
 	example2Hash   = "c5325acf3553293c31e680ff7f7040c8d4f69a2294ef7fa568db41845d8b501f"
 )
 
-// workedExample1 and workedExample2 are the worked examples of SPEC B §4.2.
+// workedExample1 and workedExample2 are the worked examples of docs/decisions.md#hash-chain.
 func workedExample1() domain.Event {
 	return domain.Event{
 		ID: 1, TS: "2026-09-13T10:11:12Z", Session: exampleSession, Kind: "note",

@@ -39,8 +39,8 @@ func NewCheckpoint(headID int64, headHash, ts, session, summary string) (Checkpo
 	}, nil
 }
 
-// Anchored reports whether the checkpoint still matches the chain (SPEC B
-// §4.2 anchored()). A checkpoint taken on an empty chain needs HeadHash to be
+// Anchored reports whether the checkpoint still matches the chain (docs/decisions.md#hash-chain,
+// anchored). A checkpoint taken on an empty chain needs HeadHash to be
 // [Genesis]. Otherwise the event LastEventID must exist (eventExists) and its
 // stored hash (eventHash) must equal HeadHash; eventHash is ignored when the
 // event does not exist.

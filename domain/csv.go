@@ -63,7 +63,7 @@ func AppendCSVRow(dst []byte, row []any, maxCellChars int) ([]byte, int) {
 }
 
 // needsQuote reports whether a field holds a byte that makes the excel
-// dialect quote it. A lone '\r' counts (SPEC A2: Python 3.13's choice).
+// dialect quote it. A lone '\r' counts (docs/decisions.md#csv).
 // It tests eight bytes at a time: this scan runs over every byte of every
 // text cell, so it dominates rendering when done byte by byte.
 func needsQuote(s string) bool {
@@ -115,7 +115,7 @@ func appendField(dst []byte, s string, quote bool, tail []byte) []byte {
 }
 
 // TableWriter renders result rows as capped CSV while they are stepped, so a
-// result is never held in memory beyond the output itself (SPEC A4 item 8).
+// result is never held in memory beyond the output itself (docs/decisions.md#fixes-over-the-reference, item 8).
 // The header is always written; the first data row is always kept, and a
 // later row is refused when it would take the body past maxBytes. Cells are
 // cut to maxCellChars code points. Build it with [NewTableWriter].
@@ -173,7 +173,7 @@ func (w *TableWriter) Add(row []any) bool {
 		w.keep.Rows = append(w.keep.Rows, jsonRow(row, w.maxCellChars))
 	}
 	// Cells of a refused row are not counted: that row is not shown
-	// (SPEC A4 item 9, fixing B §10 item 9).
+	// (docs/decisions.md#csv: the reference counted them).
 	w.cellsCut += cut
 	return true
 }
@@ -210,15 +210,3 @@ func (w *TableWriter) Body() string { return w.body.String() }
 
 // Len is the number of bytes in [TableWriter.Body] so far.
 func (w *TableWriter) Len() int { return w.body.Len() }
-
-// RenderTable writes rows through a [TableWriter] until the byte cap refuses
-// one; it suits outputs that are already small and in memory.
-func RenderTable(columns []string, rows [][]any, maxBytes, maxCellChars int) *TableWriter {
-	w := NewTableWriter(columns, maxBytes, maxCellChars)
-	for _, row := range rows {
-		if !w.Add(row) {
-			break
-		}
-	}
-	return w
-}

@@ -8,7 +8,7 @@ import (
 // RenderDescription renders describe_table's output: the reference's
 // sections (columns, foreign keys, indexes), each byte-capped at maxBytes and
 // saying so when cut, then the row count and the stored CREATE statement.
-// The whole text is capped at 3 x maxBytes (SPEC A8).
+// The whole text is capped at 3 x maxBytes (docs/decisions.md#schema-output).
 func RenderDescription(d TableDescription, maxBytes, maxCellChars int) string {
 	var sections []string
 	// A cut section names where the rest is: the pragma it was read from.
@@ -83,9 +83,9 @@ func capText(s string, max int, note string) string {
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
-// RenderSchema renders get_schema's output (SPEC B §5.6) and returns how many
+// RenderSchema renders get_schema's output (docs/decisions.md#schema-output) and returns how many
 // statements it shows. Server objects are hidden unless includeSystem; the
-// text is capped at maxBytes and says so (SPEC A8).
+// text is capped at maxBytes and says so.
 func RenderSchema(objs []SchemaObject, includeSystem bool, maxBytes int) (string, int) {
 	var stmts []string
 	hidden := 0

@@ -7,7 +7,7 @@ import (
 // Detail is an ordered JSON object for audit rows and tool outputs. It is
 // written the way Python's json.dumps(ensure_ascii=False) writes, with ", "
 // and ": " separators, so audit rows read the same whichever server wrote
-// them (SPEC A4.11: UTF-8, no ASCII escaping).
+// them (docs/decisions.md#fixes-over-the-reference, item 11).
 type Detail []Field
 
 // Field is one key and value of a [Detail]. Values may be nil, bool, int,

@@ -3,7 +3,7 @@ package domain
 import "unicode/utf8"
 
 // AppendJSONString appends s to dst as a JSON string literal, byte for byte
-// as Python's json.dumps(s, ensure_ascii=False) spells it (SPEC B §4.2):
+// as Python's json.dumps(s, ensure_ascii=False) spells it (docs/decisions.md#hash-chain):
 // '"' and '\\' are backslash-escaped, LF, CR, TAB, BS and FF become \n, \r,
 // \t, \b and \f, every other code point below U+0020 becomes \u00xx with
 // lowercase hex, and everything else is copied raw as UTF-8: '/', U+007F,

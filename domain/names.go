@@ -20,7 +20,7 @@ func IsServerObject(name string) bool {
 
 // IsInternalName reports whether name is reserved for SQLite itself: it starts
 // with exactly "sqlite_" in any letter case. The underscore is a literal
-// character here, not a LIKE wildcard, so "sqlitedata" is a user name (A4.3).
+// character here, not a LIKE wildcard, so "sqlitedata" is a user name (docs/decisions.md#fixes-over-the-reference, item 3).
 func IsInternalName(name string) bool {
 	const prefix = "sqlite_"
 	return len(name) >= len(prefix) && equalFoldASCII(name[:len(prefix)], prefix)
@@ -35,7 +35,8 @@ func QuoteIdent(name string) string {
 // ValidateViewName returns the stripped view name when it is a plain
 // identifier that is not a server object. A malformed name is
 // [ErrInvalidArgument]; a server table or view name, in any letter case, is
-// [ErrConflict] (A4.4: create_view never replaces query_errors).
+// [ErrConflict] (create_view never replaces query_errors:
+// docs/decisions.md#fixes-over-the-reference, item 4).
 func ValidateViewName(name string) (string, error) {
 	name = StripSpace(name)
 	if !isPlainIdent(name) {

@@ -106,7 +106,7 @@ func TestValidateViewName(t *testing.T) {
 			}
 			assert.ErrorIs(t, err, tc.kind)
 			if err != nil {
-				// The message is the agent-facing contract of B §5.7 and A4.4.
+				// The message is the agent-facing contract of create_view (docs/decisions.md#fixes-over-the-reference, item 4).
 				assert.Equal(t, tc.message, err.Error())
 			}
 			assert.Empty(t, got)

@@ -22,8 +22,8 @@ type AuthRequest struct {
 	Running bool
 }
 
-// Policy decides which authorizer actions one tier allows (SPEC B §2.2 with
-// the fixes of A4 and A8). The zero value refuses everything; set Tier.
+// Policy decides which authorizer actions one tier allows (docs/decisions.md#policy,
+// with #fixes-over-the-reference and #details). The zero value refuses everything; set Tier.
 type Policy struct {
 	// Tier is the tier whose rules apply.
 	Tier Tier
@@ -33,7 +33,7 @@ type Policy struct {
 	Origin string
 	// IsShadow reports whether table is a real virtual-table shadow table
 	// according to SQLite itself (PRAGMA table_list type "shadow"), never by
-	// its name (A4.2). It is consulted in every tier; nil means there are none.
+	// its name (docs/decisions.md#fixes-over-the-reference, item 2). It is consulted in every tier; nil means there are none.
 	IsShadow func(table string) bool
 }
 
@@ -67,7 +67,7 @@ const (
 // triggering statement, like any other action: a body the tier forbids is
 // refused then. Requests that arrive while a statement runs are decided as at
 // compile time, with two exceptions: an ATTACH or DETACH while running comes
-// from VACUUM and gets VACUUM's own message (A4.10), and in the write tier a
+// from VACUUM and gets VACUUM's own message (docs/decisions.md#fixes-over-the-reference, item 10), and in the write tier a
 // DELETE prepared while running by a virtual-table module is allowed (see
 // checkWrite). Arguments follow sqlite3.h: the table for INSERT, UPDATE,
 // DELETE and READ; the pragma name and value for PRAGMA; the function name in
@@ -244,7 +244,7 @@ func (p Policy) checkDestructive(r AuthRequest) string {
 //   - VACUUM (and VACUUM INTO). Its ATTACH only reaches the authorizer when
 //     the statement runs outside a transaction; inside the write tiers' BEGIN
 //     IMMEDIATE, SQLite refuses it first with "cannot VACUUM from within a
-//     transaction". Both paths end in the same message (A4.10).
+//     transaction". Both paths end in the same message (docs/decisions.md#fixes-over-the-reference, item 10).
 func (p Policy) CheckSQL(sql string) string {
 	keyword, name, hasValue := statementHead(sql)
 	switch {
@@ -262,7 +262,7 @@ func checkPragma(name string, hasValue bool) string {
 	n := toLowerASCII(name)
 	if n == "database_list" {
 		// The one pragma that names a file, whatever shape the query gives
-		// the value (substr, hex, a join): refused, not scrubbed (SPEC A3).
+		// the value (substr, hex, a join): refused, not scrubbed (docs/decisions.md#errors).
 		return fmt.Sprintf(msgDatabaseList, name)
 	}
 	switch {

@@ -22,8 +22,8 @@ type ResumeInput struct {
 	// Events are the loaded events, oldest first: the most recent
 	// max_events of the Total.
 	Events []Event
-	// MaxBytes caps the whole text, checkpoint summary included (SPEC A8:
-	// 2 x max_result_bytes).
+	// MaxBytes caps the whole text, checkpoint summary included (2 x
+	// max_result_bytes: docs/decisions.md#resume-context).
 	MaxBytes int
 	// MaxCellChars caps each CSV cell, in code points, as in read_query.
 	MaxCellChars int
@@ -42,8 +42,8 @@ type ResumeOutput struct {
 // resumeColumns is the CSV header of the events.
 var resumeColumns = []string{"id", "ts", "kind", "content"}
 
-// RenderResume renders the resume context of SPEC B §5.12 (v0.2+ behaviour)
-// with the fixes of SPEC A4 items 7 and 12. Lines are joined by "\n":
+// RenderResume renders the resume context (docs/decisions.md#resume-context)
+// with the fixes of #fixes-over-the-reference items 7 and 12. Lines are joined by "\n":
 //
 //	# checkpoint <id> | <ts> | session <session> | at event <last_event_id>
 //	# WARNING: the checkpoint no longer matches the event it points at   (only when not anchored)
@@ -59,7 +59,7 @@ var resumeColumns = []string{"id", "ts", "kind", "content"}
 // Without a checkpoint the first block is "# no checkpoint yet" and an empty
 // line, and the status line reads "# <total> events[, showing ...] | ...".
 // The CSV is left out when no event is shown. "showing the most recent" counts
-// the events really shown, after byte dropping (A4.12).
+// the events really shown, after byte dropping (fix 12).
 //
 // How the MaxBytes budget is shared. When everything fits, nothing is cut.
 // Otherwise the fixed lines (headers, status line, CSV header and the notice
@@ -70,7 +70,7 @@ var resumeColumns = []string{"id", "ts", "kind", "content"}
 // everything the events leave, and the events then get what the summary left.
 // Bytes the reservation did not need go to the summary if it was cut, else to
 // more events. The summary is cut at a code point boundary and says so on its
-// own line (A4.7). Events are kept newest first, as many consecutive ones as
+// own line (fix 7). Events are kept newest first, as many consecutive ones as
 // fit, and shown oldest first; an event whose line does not fit ends the run
 // even if an older, shorter one would fit, so the events shown are always the
 // most recent ones. Only a MaxBytes smaller than the fixed lines themselves

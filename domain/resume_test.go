@@ -151,7 +151,7 @@ func TestRenderResumeDropsOldestToFit(t *testing.T) {
 			maxBytes := len(overflowText(10, events, shown, 1000)) + 20
 			got := domain.RenderResume(domain.ResumeInput{Chain: domain.VerifyResult{OK: true, Events: 10}, Total: 10,
 				Events: events, MaxBytes: maxBytes, MaxCellChars: 2000})
-			// A4.12: "showing the most recent" counts the rows really shown.
+			// docs/decisions.md#fixes-over-the-reference, item 12: "showing the most recent" counts the rows really shown.
 			want := domain.ResumeOutput{Text: overflowText(10, events, shown, maxBytes), Shown: shown, Dropped: 10 - shown}
 			assert.Equal(t, want, got)
 			assert.LessOrEqual(t, len(got.Text), maxBytes)

@@ -31,7 +31,7 @@ type WriteResult struct {
 	HasColumns bool
 }
 
-// Summary renders the first line of a write tool's result (SPEC B §5.2).
+// Summary renders the first line of a write tool's result (docs/decisions.md#write-results).
 func (r WriteResult) Summary() string {
 	switch {
 	case r.Schema:
@@ -67,7 +67,7 @@ func (c Compiled) Has(a Action) bool {
 	return false
 }
 
-// GuardError is the UPDATE guard's refusal (SPEC B §2.4 step 4).
+// GuardError is the UPDATE guard's refusal (docs/decisions.md#write-results).
 func GuardError(rows int64, limit int) *Error {
 	return Errorf(ErrGuard, "UPDATE would change %d rows, above the write_query cap of %d; rolled back. Add a WHERE clause, or use destructive_query if you really mean every row.", rows, limit)
 }

@@ -10,7 +10,7 @@ import (
 
 // TSLayout is the time layout of every stored timestamp (events, checkpoints,
 // query_log): UTC with second resolution, e.g. 2026-09-13T10:11:12Z
-// (SPEC B §4.1).
+// (docs/decisions.md#timestamps-and-sessions).
 const TSLayout = "2006-01-02T15:04:05Z"
 
 // sessionLayout is the time part of a session id, e.g. 20260913T101100Z.
@@ -23,7 +23,7 @@ func FormatTS(t time.Time) string {
 
 // NewSessionID builds a server process's session id from its start time and
 // two random bytes: "YYYYMMDDTHHMMSSZ-<4 lowercase hex>", for example
-// 20260913T101100Z-3fa9 (SPEC B §4.1). The caller supplies the randomness so
+// 20260913T101100Z-3fa9 (docs/decisions.md#timestamps-and-sessions). The caller supplies the randomness so
 // the id is reproducible in tests.
 func NewSessionID(t time.Time, random [2]byte) string {
 	var buf [len(sessionLayout) + 5]byte

@@ -2,8 +2,8 @@ package domain
 
 import "strconv"
 
-// Trailer is the "# N rows" line that follows a CSV body (SPEC B §3.4, with
-// the paging form of SPEC A1). Its String never ends with a newline.
+// Trailer is the "# N rows" line that follows a CSV body (docs/decisions.md#trailer,
+// with its paging form). Its String never ends with a newline.
 type Trailer struct {
 	// Rows is the number of data rows shown.
 	Rows int

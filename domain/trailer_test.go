@@ -100,7 +100,7 @@ func TestSpecTrailerExamples(t *testing.T) {
 		tr := domain.Trailer{Rows: 2, MoreRows: true, Limit: 2, MaxRows: 50}
 		assert.Equal(t, "# 2 rows, truncated by limit=2 (more rows exist; raise limit up to 50 or narrow the query)", tr.String())
 	})
-	t.Run("paging trailer of SPEC A1", func(t *testing.T) {
+	t.Run("paging trailer of docs/decisions.md#trailer", func(t *testing.T) {
 		t.Parallel()
 		tr := domain.Trailer{Rows: 2, MoreRows: true, Limit: 2, MaxRows: 50, NextOffset: 4, Paging: true}
 		assert.Equal(t, "# 2 rows, truncated by limit=2 (more rows exist; next page: offset=4; raise limit up to 50 or narrow the query)", tr.String())

@@ -8,8 +8,8 @@ import "unicode/utf8"
 type Blob int
 
 // LongText stands for a TEXT value read only in part, so that a cell the
-// cell cap will cut is never copied whole out of SQLite (SPEC A7: memory
-// stays flat). Head is the value's beginning, at least as many code points
+// cell cap will cut is never copied whole out of SQLite (memory stays flat:
+// docs/decisions.md#performance-budgets). Head is the value's beginning, at least as many code points
 // as the cap; Chars is the whole value's length in code points, each
 // invalid UTF-8 byte counting as one, as in [FormatCell]. Build it with
 // [TextHead].

@@ -101,9 +101,6 @@ func New(dbPath string, opts Options) (*Replicator, error) {
 	return r, nil
 }
 
-// LockPath is the lock file's path.
-func (r *Replicator) LockPath() string { return r.lockPath }
-
 // Run waits for the replication lock, then replicates until ctx ends; on the
 // way out it syncs once more (bounded by ShutdownSync), stops Litestream and
 // releases the lock. A process that does not get the lock serves normally:

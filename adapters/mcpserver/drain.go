@@ -10,7 +10,7 @@ import (
 
 // drainWait bounds how long the end of stdin waits for answers to requests
 // already read: long enough for any quick call, short enough that the
-// server still exits within 3 s of its input closing (SPEC A8). A call
+// server still exits within 3 s of its input closing (docs/decisions.md#details). A call
 // still running after it is cancelled.
 const drainWait = 1500 * time.Millisecond
 
@@ -147,12 +147,6 @@ func responseID(msg []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return wire.ID, true
-}
-
-// isResponse reports whether an outgoing message answers a request.
-func isResponse(msg []byte) bool {
-	_, ok := responseID(msg)
-	return ok
 }
 
 // idEnd returns the length of the JSON number or string id at the start

@@ -96,3 +96,9 @@ func TestResponseIDCutsTheIDOut(t *testing.T) {
 		assert.Equal(t, want, string(id), msg)
 	}
 }
+
+// isResponse reports whether an outgoing message answers a request.
+func isResponse(msg []byte) bool {
+	_, ok := responseID(msg)
+	return ok
+}

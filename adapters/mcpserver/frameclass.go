@@ -319,13 +319,6 @@ func walkFrame(frame []byte) frameWalk {
 	return w
 }
 
-// duplicateKey reports the first key that appears twice in one object, at
-// any depth, of a valid JSON text.
-func duplicateKey(frame []byte) (string, bool) {
-	w := walkFrame(frame)
-	return w.dupKey, w.dup
-}
-
 // stringEnd returns the index just after the string that starts with the
 // quote at frame[start].
 func stringEnd(frame []byte, start int) int {

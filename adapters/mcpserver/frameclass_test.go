@@ -227,3 +227,10 @@ func FuzzWalkFrame(f *testing.F) {
 		}
 	})
 }
+
+// duplicateKey reports the first key that appears twice in one object, at
+// any depth, of a valid JSON text.
+func duplicateKey(frame []byte) (string, bool) {
+	w := walkFrame(frame)
+	return w.dupKey, w.dup
+}

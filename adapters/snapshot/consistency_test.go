@@ -2,6 +2,7 @@ package snapshot_test
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
@@ -91,6 +92,9 @@ func TestSnapshotIsConsistentWhileAnotherWriterRuns(t *testing.T) {
 			tt.start(t, dbPath)
 			s := snapshot.New(dbPath, snapshot.Options{Keep: 10, Clock: &steppingClock{t: at}})
 
+			live, err := sql.Open("sqlite", dsn(dbPath))
+			require.NoError(t, err)
+			t.Cleanup(func() { live.Close() })
 			var counts []int64
 			for range 6 {
 				p, err := s.Snapshot(context.Background(), "test")
@@ -103,7 +107,11 @@ func TestSnapshotIsConsistentWhileAnotherWriterRuns(t *testing.T) {
 				assert.Equal(t, facts.rows, facts.maxN, "rows are 1..n without gaps")
 				assert.Zero(t, (facts.rows-initial)%batch, "a transaction was copied in part: %d rows", facts.rows)
 				counts = append(counts, facts.rows)
-				time.Sleep(20 * time.Millisecond)
+				// The writer commits again before the next copy.
+				require.Eventually(t, func() bool {
+					var n int64
+					return live.QueryRow(`SELECT count(*) FROM t`).Scan(&n) == nil && n > facts.rows
+				}, 20*time.Second, 5*time.Millisecond, "the writer stopped writing")
 			}
 			assert.IsNonDecreasing(t, counts)
 			assert.Greater(t, counts[len(counts)-1], int64(initial), "the writer was writing meanwhile")

@@ -24,7 +24,7 @@ import (
 // last freed region of each size class mapped for reuse. At 32 MiB a
 // single `s || s` recursion peaked at 155 MB RSS and a 32 MiB cell at
 // 130 MB; at 8 MiB the worst bomb in test/e2e/limits_test.go stays under
-// 70 MB, which keeps SPEC A7's ~100 MB budget with room for the Go side.
+// 70 MB, which keeps the memory budget (docs/decisions.md#performance-budgets) with room for the Go side.
 const maxValueBytes = 8 << 20
 
 // call is the state of one agent tool call on one connection: the policy
@@ -383,7 +383,7 @@ func (s *Store) connError(ctx context.Context, err error) error {
 }
 
 // scrub removes absolute paths of the database from a message: agents see the
-// file's name only (SPEC A3).
+// file's name only (docs/decisions.md#errors).
 func (s *Store) scrub(msg string) string {
 	if s.path == "" {
 		return msg

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"fmt"
 	"sync"
 
 	"modernc.org/libc"
@@ -53,24 +52,6 @@ var boundedFuncs = []boundedFunc{
 	{"like", 3, 0, likeFunc, 0},
 	{"glob", 2, 1, likeFunc, 0},
 	{"unhex", 2, 0, unhexFunc, 0},
-}
-
-// BoundedFunctions names the built-ins agent connections get bounded
-// replacements or wrappers of, as name/argument count (-1: any), for
-// documentation and tests.
-func BoundedFunctions() []string {
-	var out []string
-	for _, f := range boundedFuncs {
-		out = append(out, fmt.Sprintf("%s/%d", f.name, f.nArg))
-	}
-	for _, w := range fts5Wrapped {
-		out = append(out, w.name+"/-1")
-	}
-	for _, f := range jsonPathFuncs {
-		out = append(out, f.name+"/-1")
-	}
-	out = append(out, "json_patch/2", "jsonb_patch/2")
-	return out
 }
 
 // boundedMark names the connection's client data (sqlite3_set_clientdata)

@@ -18,7 +18,7 @@ var (
 )
 
 // notShadow keeps schema rows that are not real shadow tables, as SQLite
-// itself classifies them (SPEC A4.2), and not internal objects (A4.3: an exact,
+// itself classifies them (docs/decisions.md#fixes-over-the-reference, item 2), and not internal objects (item 3: an exact,
 // case-insensitive "sqlite_" prefix, never a LIKE pattern).
 const notShadow = `NOT EXISTS (SELECT 1 FROM pragma_table_list l
       WHERE l.schema = 'main' AND l.type = 'shadow' AND l.name = m.%s)

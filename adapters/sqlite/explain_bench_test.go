@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkProgramCheck measures what the read tier's second layer (reading
-// the compiled program back through EXPLAIN, SPEC A6) adds to small read
+// the compiled program back through EXPLAIN, docs/decisions.md#read-only-mode) adds to small read
 // queries. Two stores share one file, one with the check and one without
 // (WithoutProgramCheck, export_layers_test.go); every iteration runs the same query on
 // both, alternating which goes first, so the ratio comes from one run on

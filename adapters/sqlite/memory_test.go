@@ -29,7 +29,7 @@ const (
 	memSession = "20260913T101100Z-3fa9"
 )
 
-// The break reasons, word for word as SPEC B §4.2 verify() words them.
+// The break reasons, word for word as docs/decisions.md#hash-chain words them.
 const (
 	reasonHash = "stored hash does not match the recomputed hash (content or metadata was altered)"
 	reasonPrev = "prev_hash does not match the hash of event %d"

@@ -300,7 +300,7 @@ func stream(st prepared, row ports.RowFunc) error {
 	}
 }
 
-// result summarises what the statement did (SPEC B §5.2 with fix A4.1: the
+// result summarises what the statement did (docs/decisions.md#write-results and #fixes-over-the-reference, item 1: the
 // count is SQLite's own whenever rows were written, whatever the first
 // keyword).
 func (c *call) result(r domain.WriteResult) domain.WriteResult {

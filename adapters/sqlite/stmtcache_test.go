@@ -190,10 +190,16 @@ func TestStmtCacheFreesClosedConnections(t *testing.T) {
 	require.Equal(t, n, open)
 	release.Done()
 	wg.Wait()
-	time.Sleep(1100 * time.Millisecond) // sweepEvery
-	_, _, err := cacheRead(t, s, "SELECT 1")
-	require.NoError(t, err)
-	conns, _, _, _, open = s.StmtCacheStats("")
+	// A read sweeps once sweepEvery has passed since the last sweep: read
+	// until the closed connections' statements are gone.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, _, err := cacheRead(t, s, "SELECT 1")
+		require.NoError(t, err)
+		conns, _, _, _, open = s.StmtCacheStats("")
+		if (open < n && open == conns) || time.Now().After(deadline) {
+			break
+		}
+	}
 	assert.Less(t, open, n, "the pool closed the connections beyond its idle limit")
 	assert.Equal(t, open, conns, "only open connections keep statements")
 }

@@ -1,5 +1,5 @@
-// Command mcp-sqlite-memory-bench runs every benchmark behind SPEC A7's
-// budgets and prints one table: each figure, its baseline measured in the
+// Command mcp-sqlite-memory-bench runs every benchmark behind the
+// budgets of docs/decisions.md#performance-budgets and prints one table: each figure, its baseline measured in the
 // same run, the ratio and the budget, marking any figure over budget.
 //
 //	go run ./cmd/mcp-sqlite-memory-bench            # everything (a few minutes)

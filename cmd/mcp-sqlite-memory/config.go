@@ -17,7 +17,7 @@ import (
 // progName prefixes every line the command prints about its own setup.
 const progName = "mcp-sqlite-memory"
 
-// Environment variables, one per flag (SPEC B §1, A6). A flag wins over its
+// Environment variables, one per flag (README, Settings). A flag wins over its
 // variable; an empty variable counts as unset.
 const (
 	envDB               = "MCP_SQLITE_DB"
@@ -51,7 +51,7 @@ type Config struct {
 	// Limits are the caps every tool call runs under; already validated.
 	Limits domain.Limits
 	// SnapshotDir is the snapshot folder, "" for <db dir>/<db stem>.snapshots;
-	// ~ is expanded but the path is not made absolute (SPEC B §6).
+	// ~ is expanded but the path is not made absolute (docs/decisions.md#snapshots).
 	SnapshotDir string
 	// RGPath is the ripgrep binary as given; "" means look up rg on PATH.
 	RGPath string
@@ -253,15 +253,10 @@ func envBool(s string) bool {
 	return false
 }
 
-// parseConfig reads flags over environment variables (flags win). Anything
-// malformed or invalid is a [*usageError] naming the setting. With --help or
-// --version nothing else is checked, so neither needs --db.
-func parseConfig(args []string, getenv func(string) string) (Config, error) {
-	cfg, _, err := parseConfigNotes(args, getenv)
-	return cfg, err
-}
-
-// parseConfigNotes is [parseConfig] that also returns the startup notes.
+// parseConfigNotes reads flags over environment variables (flags win) and
+// returns the startup notes. Anything malformed or invalid is a
+// [*usageError] naming the setting. With --help or --version nothing else
+// is checked, so neither needs --db.
 func parseConfigNotes(args []string, getenv func(string) string) (Config, startupNotes, error) {
 	cfg, names, err := parseSettings(args, getenv)
 	if err != nil || names == nil {
@@ -270,7 +265,7 @@ func parseConfigNotes(args []string, getenv func(string) string) (Config, startu
 	return cfg, startupNotes{dbFlag: names.of("db"), warnings: ignoredSettings(cfg, names, getenv)}, nil
 }
 
-// parseSettings does the work of [parseConfig] and says how each setting
+// parseSettings does the work of [parseConfigNotes] and says how each setting
 // was named; names is nil for --help and --version.
 func parseSettings(args []string, getenv func(string) string) (_ Config, names *flagNames, _ error) {
 	var s settings

@@ -227,7 +227,7 @@ func TestParseConfigUsageErrors(t *testing.T) {
 		name string
 		args []string
 		env  map[string]string
-		want string // the exact line printed on stderr: it is the contract (SPEC A8)
+		want string // the exact line printed on stderr: it is the contract (docs/decisions.md#details)
 		kind error  // the domain sentinel behind a validation failure, nil otherwise
 	}{
 		{"missing db", nil, nil, missingDB, nil},

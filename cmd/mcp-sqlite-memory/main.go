@@ -11,8 +11,8 @@ import (
 	"syscall"
 )
 
-// goMemoryLimit is the Go runtime's soft memory limit (SPEC A7: the process
-// stays under ~100 MB RSS whatever the agent asks). Without it the heap
+// goMemoryLimit is the Go runtime's soft memory limit (the process stays
+// within docs/decisions.md#performance-budgets whatever the agent asks). Without it the heap
 // goal doubles after every large transient value (a multi-megabyte cell or
 // argument) and freed pages go back to the OS only slowly, so a few large
 // calls in a row stack up. SQLite's own memory lives outside the Go heap

@@ -86,7 +86,7 @@ func TestTriggersThatWouldWriteServerTablesNeverFire(t *testing.T) {
 
 			out, isErr := destroy(t, env, "CREATE TRIGGER evil AFTER INSERT ON notes BEGIN "+body+"; END")
 			if isErr {
-				// Refusing the trigger when it is created is fine too (A8).
+				// Refusing the trigger when it is created is fine too (docs/decisions.md#policy).
 				assert.NotContains(t, out, "SQLite error", out)
 				return
 			}

@@ -260,7 +260,7 @@ func checkHint(t *testing.T, level string, want verdict, msg, dir string) {
 }
 
 // checkWording asserts the part of an MCP error text that is contract
-// (SPEC A3): SQLite's refusals say so, the server's own do not.
+// (docs/decisions.md#errors): SQLite's refusals say so, the server's own do not.
 func checkWording(t *testing.T, level string, want verdict, text string) {
 	t.Helper()
 	switch want.kind {

@@ -105,7 +105,7 @@ func BenchmarkWriteInsert(b *testing.B) {
 }
 
 // BenchmarkColdStart measures the built binary from exec to the first
-// tools/list answer (SPEC A7: under 50 ms).
+// tools/list answer (docs/decisions.md#performance-budgets: under 50 ms).
 func BenchmarkColdStart(b *testing.B) {
 	bin := buildBinary(b)
 	dir := b.TempDir()

@@ -19,7 +19,8 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
-// chainEvents is the chain length of SPEC A7's verify_chain budget.
+// chainEvents is the chain length of the verify_chain budget
+// (docs/decisions.md#performance-budgets).
 const chainEvents = 1_000_000
 
 // chainEvent returns event i+1 of the benchmark chain, linked to prev (the
@@ -79,7 +80,7 @@ func buildChain(b *testing.B, n int) (string, []domain.Event) {
 }
 
 // BenchmarkVerifyChain1M measures verify_chain over 1,000,000 stored events
-// through the MCP client (SPEC A7: at least 300,000 events/s). Two floors run
+// through the MCP client (budget: at least 300,000 events/s). Two floors run
 // first over the same events in memory: crypto/sha256 alone over their
 // payloads (built once with domain.Event.Payload), and domain's
 // ChainVerifier (payload encoding, hashing, link checks). Three layers

@@ -18,7 +18,7 @@ SELECT x, printf('%.*c', 1000, 'y') AS kb FROM r`
 
 // BenchmarkLargeResultRSS reports the built server's peak resident memory
 // (peak-MB, from /proc) while it answers a query whose full result would be
-// 1 GB (SPEC A7: never past ~100 MB), against the same server answering
+// 1 GB (its figure's budget: never past ~100 MB), against the same server answering
 // SELECT 1 in the same run.
 func BenchmarkLargeResultRSS(b *testing.B) {
 	if runtime.GOOS != "linux" {

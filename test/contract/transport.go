@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// transportTools are the tools a writable server offers (SPEC A1).
+// transportTools are the tools a writable server offers (docs/decisions.md#surface).
 var transportTools = []string{
 	"append_event", "checkpoint", "create_view", "describe_table", "destructive_query", "get_resume_context",
 	"get_schema", "list_tables", "read_query", "search_text", "snapshot", "verify_chain", "write_query",
@@ -236,10 +236,9 @@ func testCancel(t *testing.T, cs *mcp.ClientSession) {
 	require.NoError(t, cs.Ping(context.Background(), nil))
 
 	// The audit row is written when the server-side call ends: soon after
-	// the cancellation, long before the 10 s query timeout. (The pause keeps
-	// the next call from overlapping the cancelled one's end; see the known
-	// bug on concurrent calls above.)
-	time.Sleep(500 * time.Millisecond)
+	// the cancellation, long before the 10 s query timeout. Polling for it
+	// is the signal that the call ended; testConcurrentCalls shows the
+	// polling calls may overlap the cancelled one's end.
 	var row string
 	require.Eventually(t, func() bool {
 		out, _, err := transportCall(cs, "read_query", map[string]any{

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -394,7 +395,11 @@ func TestCLISubRestoreOverUnderLoad(t *testing.T) {
 		errs <- ""
 	}()
 	rewound := make(chan bool, 1)
+	// What the reader has seen so far, for the main goroutine to wait on.
+	var readN atomic.Int64
+	var sawBack, readerEnded atomic.Bool
 	go func() {
+		defer readerEnded.Store(true)
 		last, back := 0, false
 		for ctx.Err() == nil {
 			out, isErr, err := call(reader.Session, "read_query", map[string]any{"query": "SELECT count(*) = coalesce(max(x), 0) AND coalesce(sum(x), 0) = count(*) * (count(*) + 1) / 2 AS ok, count(*) AS n FROM t"})
@@ -406,14 +411,22 @@ func TestCLISubRestoreOverUnderLoad(t *testing.T) {
 			}
 			back = back || n < last
 			last = n
+			readN.Store(int64(n))
+			sawBack.Store(back)
 		}
 		errs <- ""
 		rewound <- back
 	}()
-	time.Sleep(300 * time.Millisecond) // let both get going
+	// Both are going once the reader has seen ten rows the writer added
+	// after the snapshot; the restore is seen once a read counts fewer rows
+	// than the one before it. A reader that stopped on an error ends the
+	// wait, and the error is reported below.
+	going := func() bool { return readN.Load() >= 13 || readerEnded.Load() }
+	require.Eventually(t, going, 20*time.Second, 5*time.Millisecond, "the writer and the reader never got going")
 	out := runBinary(t, nil, "snapshots", "restore", snap.Snapshots[0].Name, "--db", db, "--over")
 	require.Equal(t, 0, out.code, out.stderr)
-	time.Sleep(300 * time.Millisecond)
+	seen := func() bool { return sawBack.Load() || readerEnded.Load() }
+	assert.Eventually(t, seen, 20*time.Second, 5*time.Millisecond, "the reader never saw the restore")
 	cancel()
 	for range 2 {
 		assert.Empty(t, <-errs)

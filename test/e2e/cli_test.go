@@ -79,7 +79,7 @@ func TestMissingDBIsOneLineNamingTheSetting(t *testing.T) {
 	}
 }
 
-// TestBadSettingsExitTwo pins SPEC A1/A8: malformed or invalid values, in a
+// TestBadSettingsExitTwo pins docs/decisions.md#details: malformed or invalid values, in a
 // flag or a variable, and unknown flags are one stderr line naming the
 // setting, exit status 2, nothing on stdout, and nothing created.
 func TestBadSettingsExitTwo(t *testing.T) {

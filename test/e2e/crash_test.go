@@ -57,7 +57,7 @@ func hammer(cs *mcp.ClientSession, round int, a *acks) {
 	}
 }
 
-// TestKilledServerLosesNothingAcknowledged pins SPEC A5: events and
+// TestKilledServerLosesNothingAcknowledged pins docs/decisions.md#concurrency: events and
 // checkpoints acknowledged before a kill -9 are present after a restart, the
 // chain verifies and the file passes integrity_check. Two rounds, so the
 // second crash lands on a chain that already survived one.

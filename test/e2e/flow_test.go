@@ -17,13 +17,13 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
-// allTools are the 13 tools a writable server offers (SPEC A1).
+// allTools are the 13 tools a writable server offers (docs/decisions.md#surface).
 var allTools = []string{
 	"append_event", "checkpoint", "create_view", "describe_table", "destructive_query", "get_resume_context",
 	"get_schema", "list_tables", "read_query", "search_text", "snapshot", "verify_chain", "write_query",
 }
 
-// snapshotName is SPEC A8's snapshot file name for a database named mem.db.
+// snapshotName is the snapshot file name (docs/decisions.md#snapshots) for a database named mem.db.
 var snapshotName = regexp.MustCompile(`^mem\.\d{8}T\d{6}\.\d{3}Z(\.\d+)?\.db$`)
 
 // snapshotPath pulls the absolute snapshot path out of a tool result that
@@ -38,7 +38,7 @@ func snapshotPath(t *testing.T, out, marker string) string {
 }
 
 // assertSnapshot checks a snapshot file: in the database's own snapshot
-// folder, named per SPEC A8, sound, and holding notesWant rows in notes.
+// folder, named per docs/decisions.md#snapshots, sound, and holding notesWant rows in notes.
 func assertSnapshot(t *testing.T, db, path string, notesWant int) {
 	t.Helper()
 	assert.Equal(t, filepath.Join(filepath.Dir(db), "mem.snapshots"), filepath.Dir(path))
@@ -127,7 +127,7 @@ func TestEveryToolOverStdio(t *testing.T) {
 		mustCall(t, cs, "read_query", map[string]any{"query": "SELECT count(DISTINCT session) FROM query_log"}))
 }
 
-// TestVersionMatchesServerInfo pins SPEC A8: --version prints the version the
+// TestVersionMatchesServerInfo pins docs/decisions.md#details: --version prints the version the
 // server reports in serverInfo at initialize.
 func TestVersionMatchesServerInfo(t *testing.T) {
 	t.Parallel()
@@ -148,7 +148,7 @@ func TestVersionMatchesServerInfo(t *testing.T) {
 	assert.Equal(t, version, info.Version)
 }
 
-// TestEachProcessHasItsOwnSession pins SPEC A8: two server processes on one
+// TestEachProcessHasItsOwnSession pins docs/decisions.md#details: two server processes on one
 // file write two distinct session ids, each in the reference's format.
 func TestEachProcessHasItsOwnSession(t *testing.T) {
 	t.Parallel()

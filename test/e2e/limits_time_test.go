@@ -94,9 +94,9 @@ func timeCPUOf(t *testing.T, pid int) time.Duration {
 
 // timeLockFreeAfter waits, from a connection of its own, until the
 // database's write lock is free and returns when that was, counted from
-// began. It first lets the call take the lock.
-func timeLockFreeAfter(db *sql.DB, began time.Time) (time.Duration, error) {
-	time.Sleep(300 * time.Millisecond)
+// began. It first waits for the call to take the lock, or to end (closing
+// ended) without the lock having been seen taken.
+func timeLockFreeAfter(db *sql.DB, began time.Time, ended <-chan struct{}) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	conn, err := db.Conn(ctx)
@@ -104,6 +104,15 @@ func timeLockFreeAfter(db *sql.DB, began time.Time) (time.Duration, error) {
 		return 0, err
 	}
 	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return 0, err
+	}
+	if _, err := signalWriteLockTaken(ctx, conn, ended); err != nil {
+		return 0, err
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 20000"); err != nil {
+		return 0, err
+	}
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return 0, err
 	}
@@ -182,11 +191,13 @@ func timeRunBomb(t *testing.T, b timeBomb, p *e2e.Process, db *sql.DB) {
 		var lockFree time.Duration
 		var lockErr error
 		var watch sync.WaitGroup
+		ended := make(chan struct{})
 		if m.tool != "read_query" {
-			watch.Go(func() { lockFree, lockErr = timeLockFreeAfter(db, began) })
+			watch.Go(func() { lockFree, lockErr = timeLockFreeAfter(db, began, ended) })
 		}
 		out, isErr, err := call(cs, m.tool, map[string]any{"query": m.sql})
 		answered := time.Now()
+		close(ended)
 		took := answered.Sub(began)
 		cpu0 := timeCPUOf(t, pid)
 		if !assert.NoError(t, err, "%s: protocol error; the server may have died", what) {

@@ -18,8 +18,8 @@ import (
 const loadDuration = 8 * time.Second
 
 // explainedErrors are tool errors a load client may see and why they are
-// acceptable. It is empty: under this load every call must succeed (SPEC
-// A5: no client ever sees "database is locked").
+// acceptable. It is empty: under this load every call must succeed (no client
+// ever sees "database is locked": docs/decisions.md#concurrency).
 var explainedErrors = map[string]string{}
 
 var (

@@ -175,6 +175,9 @@ func TestReplicateFileKillRestore(t *testing.T) {
 	for _, q := range []string{"DROP TABLE _litestream_seq", "CREATE TRIGGER sabotage AFTER UPDATE ON _litestream_seq BEGIN SELECT RAISE(ABORT, 'no'); END"} {
 		assert.Contains(t, mustFail(t, cs, "destructive_query", map[string]any{"query": q, "reason": "attack"}), "belongs to Litestream")
 	}
+	// Not a wait for anything: a second on each side of the cut puts batch
+	// A's sync (every replInterval) well before it and batch B's well after,
+	// and --at chooses by the time of a sync.
 	time.Sleep(time.Second)
 	cut := time.Now()
 	time.Sleep(time.Second)

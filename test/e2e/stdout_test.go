@@ -16,7 +16,7 @@ import (
 // it to stdout unescaped: it looks exactly like a JSON-RPC response.
 const lookalike = `{"jsonrpc":"2.0","id":99,"result":{}}`
 
-// csvQuoted is a CSV field as B §3.2 quotes it.
+// csvQuoted is a CSV field as docs/decisions.md#csv quotes it.
 func csvQuoted(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // checkJSONRPCStream asserts that every byte of stdout belongs to
@@ -55,7 +55,7 @@ func checkJSONRPCStream(t *testing.T, stdout []byte) []string {
 // TestStdoutCarriesOnlyJSONRPC drives the binary by hand and inspects every
 // byte it writes to stdout: successes, tool errors, protocol errors and row
 // data that looks like JSON-RPC (with newlines) must all arrive as escaped
-// data inside exactly one message per line (SPEC A8, STYLE 9).
+// data inside exactly one message per line (docs/decisions.md#details).
 func TestStdoutCarriesOnlyJSONRPC(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

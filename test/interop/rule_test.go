@@ -1,5 +1,5 @@
 // Package interop_test checks that memory chains cross between the Python
-// reference server and ours in both directions (SPEC A2, B §4.2): a file the
+// reference server and ours in both directions (docs/decisions.md#reference-bytes and #hash-chain): a file the
 // reference wrote verifies with our server, and events our server appends
 // verify with the reference's rule.
 //
@@ -14,13 +14,13 @@
 //     json.dumps(ensure_ascii=False) does not. domain.AppendJSONString is a
 //     hand-written byte loop sharing no code with encoding/json.
 //   - The chain walk (ids 1, 2, 3 ..., prev_hash links, recomputed hashes)
-//     follows SPEC B §4.2 verify() line by line, on plain rows read with
+//     follows the reference's verify() (docs/decisions.md#hash-chain) line by line, on plain rows read with
 //     database/sql.
 //
 // Before it is trusted, the re-implementation must reproduce every payload
 // and hash of testdata/reference-chain.json (20 events hashed by Python
 // 3.11's json.dumps, a copy of domain/testdata/reference-chain.json) and the
-// two worked examples of SPEC B §4.2.
+// two worked examples of docs/decisions.md#hash-chain.
 package interop_test
 
 import (
@@ -120,7 +120,7 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// pyVerify walks rows (in id order) as SPEC B §4.2 verify() does and returns
+// pyVerify walks rows (in id order) as the reference's verify() does (docs/decisions.md#hash-chain) and returns
 // the id of the first bad row and the reason, or 0 and "".
 func pyVerify(rows []row) (breakAt int64, reason string) {
 	expectedID, prev := int64(1), genesis

@@ -135,8 +135,8 @@ func auditJSON(stderr string) []string {
 	return out
 }
 
-// The pragma is refused in write mode too: SPEC A3 lets no answer echo an
-// absolute path other than a snapshot's.
+// The pragma is refused in write mode too: no answer may echo an
+// absolute path other than a snapshot's (docs/decisions.md#errors).
 func TestBinaryRefusesDatabaseListInWriteMode(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), folderName)
 	p := e2e.Start(t, e2e.Command(bin, "--db", filepath.Join(dir, "memory.db")))

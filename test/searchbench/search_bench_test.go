@@ -1,4 +1,5 @@
-// Package searchbench_test measures SPEC A7's search_text budget: each
+// Package searchbench_test measures the search_text budget of
+// docs/decisions.md#performance-budgets: each
 // text search engine over 1,000,000 values of about 100 characters, against
 // the pipeline `sqlite3 -csv db 'select v from t' | rg --json` on the same
 // values, measured in the same run (budget: 3x), and the peak RSS of this

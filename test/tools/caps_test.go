@@ -11,7 +11,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
-// Outputs the reference leaves uncapped are capped here and say so (A4.7).
+// Outputs the reference leaves uncapped are capped here and say so (docs/decisions.md#fixes-over-the-reference, item 7).
 func TestIntrospectionOutputsAreCapped(t *testing.T) {
 	l := domain.DefaultLimits()
 	l.MaxResultBytes = 600

@@ -1,5 +1,7 @@
 package tools_test
 
+//lint:file-ignore SA1019 this file tests the MCP logging the server still offers (deprecated as of protocol 2026-07-28, SEP-2577; see adapters/mcpserver/clientlog.go)
+
 import (
 	"context"
 	"encoding/json"

@@ -116,7 +116,7 @@ func TestTheAgentCannotRewriteMemory(t *testing.T) {
 }
 
 // TestConcurrentAppendsFromFourServersFormOneChain runs four servers on one
-// file, as four agent sessions would (SPEC A5), each with one client that
+// file, as four agent sessions would (docs/decisions.md#concurrency), each with one client that
 // appends as fast as it can.
 func TestConcurrentAppendsFromFourServersFormOneChain(t *testing.T) {
 	t.Parallel()

@@ -185,7 +185,7 @@ func TestAppendEventNormalisesLikeTheReference(t *testing.T) {
 	fmt.Fprintf(&want, "# %d rows", len(cases))
 	assert.Equal(t, want.String(), env.MustCall(t, "read_query", map[string]any{"query": "SELECT e.kind, e.content, l.detail " +
 		"FROM memory_events e JOIN query_log l ON l.tool = 'append_event' AND l.detail ->> 'event_id' = e.id ORDER BY e.id"}),
-		"audit detail records the kind as stored (A4.11)")
+		"audit detail records the kind as stored (docs/decisions.md#fixes-over-the-reference, item 11)")
 
 	assert.Equal(t, "content must not be empty", env.MustFail(t, "append_event", map[string]any{"content": " \x1f\n"}))
 	assert.Equal(t, "summary must not be empty", env.MustFail(t, "checkpoint", map[string]any{"summary": "\u2029"}))
@@ -280,7 +280,7 @@ func TestResumeNeverExceedsTheCapAndCountsWhatItShows(t *testing.T) {
 				require.NotNil(t, st, out)
 				assert.Equal(t, strconv.Itoa(n), st[1])
 				if len(ids) < n {
-					assert.Equal(t, strconv.Itoa(len(ids)), st[2], "'showing' counts the events really shown (A4.12)")
+					assert.Equal(t, strconv.Itoa(len(ids)), st[2], "'showing' counts the events really shown (docs/decisions.md#fixes-over-the-reference, item 12)")
 				}
 				dropped := 0
 				if d := resumeDropLine.FindStringSubmatch(out); d != nil {

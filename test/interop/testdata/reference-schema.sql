@@ -1,4 +1,4 @@
--- The Python reference's bootstrap script (SPEC B section 4), as it runs it at
+-- The Python reference's bootstrap script (docs/decisions.md#server-tables), as it runs it at
 -- every start. The interop test applies it with database/sql directly, never
 -- through our store, to build a file exactly as the reference leaves it.
 CREATE TABLE IF NOT EXISTS memory_events (
