@@ -45,9 +45,10 @@ type Service struct {
 	sess   string
 	log    *slog.Logger
 
-	// The write ports that are the audit sink's own database store a
-	// write's audit row in the write's transaction; with another sink the
-	// row is recorded right after the write commits.
+	// The write ports that write into the audit sink's own database
+	// (ports.AuditSealer) store a write's audit row in the write's
+	// transaction; with another sink the row is recorded right after the
+	// write commits.
 	auditStatements, auditViews, auditMemory bool
 
 	calls    slots // tool calls in flight (slots.go)
@@ -65,7 +66,10 @@ func New(d Deps, o Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	same := func(port any) bool { return port == any(d.Audit) }
+	same := func(port any) bool {
+		sealer, ok := port.(ports.AuditSealer)
+		return ok && sealer.Seals(d.Audit)
+	}
 	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
 		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
 		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),

@@ -22,3 +22,13 @@ type AuditSink interface {
 // the entry in the same transaction: the write and its row commit together
 // or not at all. nil records nothing.
 type AuditFunc[T any] func(stored T) domain.AuditEntry
+
+// AuditSealer is implemented by a write port (a [StatementRunner],
+// [ViewWriter] or [MemoryStore]) that can store a call's audit entry
+// itself, in the transaction of the change it records (see [AuditFunc]):
+// it can when the audit log lives in the database it writes.
+type AuditSealer interface {
+	// Seals reports whether the port stores sink's entries itself, in
+	// its own transactions: sink writes into the port's database.
+	Seals(sink AuditSink) bool
+}

@@ -38,12 +38,12 @@ var attackSchema = []string{
 }
 
 // mustAttackStore builds the attack database and opens it with opts.
-func mustAttackStore(t *testing.T, opts sqlite.Options) *sqlite.Store {
+func mustAttackStore(t *testing.T, opts sqlite.Options) *testDB {
 	t.Helper()
 	if opts.QueryTimeout == 0 {
 		opts.QueryTimeout = time.Second
 	}
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "attack.db"), opts)
+	s, err := openTestDB(context.Background(), filepath.Join(t.TempDir(), "attack.db"), opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	for _, q := range attackSchema {
@@ -53,13 +53,13 @@ func mustAttackStore(t *testing.T, opts sqlite.Options) *sqlite.Store {
 	return s
 }
 
-func attackWrite(s *sqlite.Store, tier domain.Tier, q string, maxUpdateRows int) (domain.WriteResult, error) {
+func attackWrite(s *testDB, tier domain.Tier, q string, maxUpdateRows int) (domain.WriteResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	return s.Write(ctx, domain.WriteRequest{Tier: tier, SQL: q, MaxUpdateRows: maxUpdateRows}, func([]string) {}, func([]any) bool { return true })
 }
 
-func attackRead(s *sqlite.Store, q string) ([][]any, error) {
+func attackRead(s *testDB, q string) ([][]any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	var rows [][]any
@@ -71,7 +71,7 @@ func attackRead(s *sqlite.Store, q string) ([][]any, error) {
 }
 
 // attackContent is everything the attacks below would change.
-func attackContent(t *testing.T, s *sqlite.Store) [][]any {
+func attackContent(t *testing.T, s *testDB) [][]any {
 	t.Helper()
 	rows, err := attackRead(s, `SELECT (SELECT group_concat(type || name || coalesce(sql, ''), char(10)) FROM sqlite_schema),
   (SELECT group_concat(id || title) FROM notes), (SELECT group_concat(rowid || body) FROM docs),
@@ -152,7 +152,7 @@ func TestAuthorizerAloneRefusesReadTierAttacks(t *testing.T) {
 
 // connectionSettings is what each tier's pooled connection says about the
 // settings an attack could try to change for the next call.
-func connectionSettings(t *testing.T, s *sqlite.Store) []string {
+func connectionSettings(t *testing.T, s *testDB) []string {
 	t.Helper()
 	var out []string
 	for _, p := range []string{"query_only", "foreign_keys", "synchronous", "busy_timeout", "cache_size", "wal_autocheckpoint", "mmap_size", "temp_store"} {

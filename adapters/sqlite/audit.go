@@ -13,7 +13,29 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-var _ ports.AuditSink = (*Store)(nil)
+// AuditSink writes query_log, the audit log, into db: one row per tool
+// call, group-committed on db's internal connections. The statement
+// runner, view writer and memory store of the same db write the row of a
+// change in the change's own transaction instead (see
+// [StatementRunner.Seals]).
+type AuditSink struct {
+	db *Store
+}
+
+var _ ports.AuditSink = (*AuditSink)(nil)
+
+// NewAuditSink returns the audit sink of db.
+func NewAuditSink(db *Store) *AuditSink {
+	return &AuditSink{db: db}
+}
+
+// seals reports whether sink is the audit sink of this database: its
+// write services then store each change's audit row in the change's own
+// transaction ([ports.AuditSealer]).
+func (s *Store) seals(sink ports.AuditSink) bool {
+	a, ok := sink.(*AuditSink)
+	return ok && a.db == s
+}
 
 // auditInsert stores one query_log row. Write transactions run it on their
 // own connection just before COMMIT; the group committer runs it for every
@@ -72,17 +94,17 @@ type pendingRow struct {
 // with the rows of overlapping calls. When ctx ends before the row's batch
 // starts, the row is withdrawn and an error returned; once a batch holds
 // it, Record waits for that batch (bounded by the batch's deadline).
-func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
+func (sink *AuditSink) Record(ctx context.Context, e domain.AuditEntry) error {
 	p := &pendingRow{e: e, arrived: time.Now(), done: make(chan error, 1)}
 	p.deadline, _ = ctx.Deadline()
-	a := &s.audit
+	a := &sink.db.audit
 	a.mu.Lock()
 	a.queue = append(a.queue, p)
 	lead := !a.running
 	a.running = true
 	a.mu.Unlock()
 	if lead {
-		s.commitBatch()
+		sink.db.commitBatch()
 	}
 	select {
 	case err := <-p.done:
@@ -93,7 +115,7 @@ func (s *Store) Record(ctx context.Context, e domain.AuditEntry) error {
 	if !p.taken {
 		a.queue = slices.DeleteFunc(a.queue, func(q *pendingRow) bool { return q == p })
 		a.mu.Unlock()
-		return s.auditTimeout(ctx)
+		return sink.db.auditTimeout(ctx)
 	}
 	a.mu.Unlock()
 	return <-p.done

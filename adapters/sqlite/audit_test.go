@@ -17,10 +17,10 @@ import (
 )
 
 // auditStore opens a store on a new file and returns it with its path.
-func auditStore(t *testing.T) (*sqlite.Store, string) {
+func auditStore(t *testing.T) (*testDB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "t.db")
-	s, err := sqlite.Open(context.Background(), path, sqlite.Options{QueryTimeout: 2 * time.Second})
+	s, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: 2 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s, path

@@ -23,9 +23,9 @@ import (
 func BenchmarkProgramCheck(b *testing.B) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "bench.db")
-	open := func(opts sqlite.Options) *sqlite.Store {
+	open := func(opts sqlite.Options) *testDB {
 		opts.QueryTimeout = 10 * time.Second
-		s, err := sqlite.Open(ctx, path, opts)
+		s, err := openTestDB(ctx, path, opts)
 		require.NoError(b, err)
 		b.Cleanup(func() { s.Close() })
 		return s
@@ -41,7 +41,7 @@ func BenchmarkProgramCheck(b *testing.B) {
 		_, err := checked.Write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: q}, func([]string) {}, func([]any) bool { return true })
 		require.NoError(b, err, q)
 	}
-	read := func(s *sqlite.Store, q string) time.Duration {
+	read := func(s *testDB, q string) time.Duration {
 		start := time.Now()
 		err := s.Read(ctx, q, func([]string) {}, func([]any) bool { return true })
 		d := time.Since(start)

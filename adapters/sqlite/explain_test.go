@@ -41,7 +41,7 @@ func mustLayersDB(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "layers.db")
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	s, err := openTestDB(ctx, path, sqlite.Options{})
 	require.NoError(t, err)
 	defer s.Close()
 	for _, q := range layersSchema {
@@ -53,19 +53,19 @@ func mustLayersDB(t *testing.T) string {
 }
 
 // mustOpenWith opens path with opts and closes it when the test ends.
-func mustOpenWith(t *testing.T, path string, opts sqlite.Options) *sqlite.Store {
+func mustOpenWith(t *testing.T, path string, opts sqlite.Options) *testDB {
 	t.Helper()
 	if opts.QueryTimeout == 0 {
 		opts.QueryTimeout = 5 * time.Second
 	}
-	s, err := sqlite.Open(context.Background(), path, opts)
+	s, err := openTestDB(context.Background(), path, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s
 }
 
 // readRows runs q on the read tier and returns every row.
-func readRows(s *sqlite.Store, q string) ([][]any, error) {
+func readRows(s *testDB, q string) ([][]any, error) {
 	var rows [][]any
 	err := s.Read(context.Background(), q, func([]string) {}, func(r []any) bool {
 		rows = append(rows, append([]any(nil), r...))
@@ -75,7 +75,7 @@ func readRows(s *sqlite.Store, q string) ([][]any, error) {
 }
 
 // contentOf is what the writes below would change: the schema and the rows.
-func contentOf(t *testing.T, s *sqlite.Store) [][]any {
+func contentOf(t *testing.T, s *testDB) [][]any {
 	t.Helper()
 	rows, err := readRows(s, `SELECT (SELECT group_concat(type || ' ' || name || ' ' || coalesce(sql, ''), char(10)) FROM sqlite_schema),
   (SELECT group_concat(id || body || coalesce(tag, ''), ',') FROM notes),

@@ -19,14 +19,14 @@ const (
 	guardRows  = 60
 )
 
-func guardWrite(s *sqlite.Store, q string, limit int) (domain.WriteResult, error) {
+func guardWrite(s *testDB, q string, limit int) (domain.WriteResult, error) {
 	return s.Write(context.Background(), domain.WriteRequest{Tier: domain.TierWrite, SQL: q, MaxUpdateRows: limit},
 		func([]string) {}, func([]any) bool { return true })
 }
 
 // guardFixture builds one table of every kind the write tier can change,
 // each with guardRows rows.
-func guardFixture(t *testing.T) *sqlite.Store {
+func guardFixture(t *testing.T) *testDB {
 	t.Helper()
 	s := mustOpen(t)
 	series := fmt.Sprintf("WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < %d) ", guardRows)

@@ -10,40 +10,59 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-var _ ports.MemoryStore = (*Store)(nil)
+// MemoryStore keeps the agent's memory: the hash-chained events and the
+// checkpoints in db's memory tables, written on its internal connections
+// (no agent SQL runs here).
+type MemoryStore struct {
+	db *Store
+}
+
+var (
+	_ ports.MemoryStore = (*MemoryStore)(nil)
+	_ ports.AuditSealer = (*MemoryStore)(nil)
+)
+
+// NewMemoryStore returns the memory store of db.
+func NewMemoryStore(db *Store) *MemoryStore {
+	return &MemoryStore{db: db}
+}
+
+// Seals reports whether sink is the audit sink of the same database: the
+// audit row of an event or checkpoint then commits in the same transaction.
+func (m *MemoryStore) Seals(sink ports.AuditSink) bool { return m.db.seals(sink) }
 
 // inWrite runs fn inside BEGIN IMMEDIATE on an internal connection: the
 // write lock is taken before the head is read, so appends from several
 // server processes queue up and form one linear chain. audit's row, when
 // set, is inserted after fn, in the same transaction.
-func (s *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
-	return retryNoMem(ctx, func() error { return s.inWriteOnce(ctx, fn, audit) })
+func (m *MemoryStore) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	return retryNoMem(ctx, func() error { return m.inWriteOnce(ctx, fn, audit) })
 }
 
-func (s *Store) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+func (m *MemoryStore) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
 	budget := time.Now().Add(busyTimeout)
-	release, err := s.lockWrites(ctx)
+	release, err := m.db.lockWrites(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
-	conn, err := s.internal.Conn(ctx)
+	conn, err := m.db.internal.Conn(ctx)
 	if err != nil {
-		return s.connError(ctx, err)
+		return m.db.connError(ctx, err)
 	}
 	defer conn.Close()
 	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
-		return s.connError(ctx, err)
+		return m.db.connError(ctx, err)
 	}
 	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
 	// Events and checkpoints are the memory the user relies on: their
 	// commit is fsynced (FULL); the pooled connection goes back to NORMAL.
 	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
-		return s.connError(ctx, err)
+		return m.db.connError(ctx, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return s.lockError(ctx, err)
+		return m.db.lockError(ctx, err)
 	}
 	err = fn(conn)
 	if err == nil && audit != nil {
@@ -54,11 +73,11 @@ func (s *Store) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit
 		if _, ok := err.(*domain.Error); ok {
 			return err
 		}
-		return s.connError(ctx, err)
+		return m.db.connError(ctx, err)
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		return s.connError(ctx, err)
+		return m.db.connError(ctx, err)
 	}
 	return nil
 }
@@ -82,9 +101,9 @@ func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
 }
 
 // Append stores the next event durably (WAL, synchronous=FULL).
-func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error), audit ports.AuditFunc[domain.Event]) (domain.Event, error) {
+func (m *MemoryStore) Append(ctx context.Context, next func(int64, string) (domain.Event, error), audit ports.AuditFunc[domain.Event]) (domain.Event, error) {
 	var e domain.Event
-	err := s.inWrite(ctx, func(conn *sql.Conn) error {
+	err := m.inWrite(ctx, func(conn *sql.Conn) error {
 		id, h, err := head(ctx, conn)
 		if err != nil {
 			return err
@@ -101,9 +120,9 @@ func (s *Store) Append(ctx context.Context, next func(int64, string) (domain.Eve
 }
 
 // Checkpoint stores the next checkpoint against the current head.
-func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error), audit ports.AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error) {
+func (m *MemoryStore) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error), audit ports.AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error) {
 	var c domain.Checkpoint
-	err := s.inWrite(ctx, func(conn *sql.Conn) error {
+	err := m.inWrite(ctx, func(conn *sql.Conn) error {
 		id, h, err := head(ctx, conn)
 		if err != nil {
 			return err
@@ -137,13 +156,13 @@ func (s *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain
 // Events walks every event in id order and counts them all. It steps
 // SQLite directly (no database/sql row machinery): verify_chain reads every
 // event on every call, so this is the hot loop of the memory tools.
-func (s *Store) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
-	if err := s.checkImmutable(); err != nil {
+func (m *MemoryStore) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
+	if err := m.db.checkImmutable(); err != nil {
 		return 0, err
 	}
-	conn, err := s.readers.Conn(ctx)
+	conn, err := m.db.readers.Conn(ctx)
 	if err != nil {
-		return 0, s.connError(ctx, err)
+		return 0, m.db.connError(ctx, err)
 	}
 	defer conn.Close()
 	var n int64
@@ -175,26 +194,26 @@ func (s *Store) Events(ctx context.Context, fn func(domain.Event) bool) (int64, 
 		}
 	})
 	if err != nil {
-		return n, s.translate(ctx, nil, err)
+		return n, m.db.translate(ctx, nil, err)
 	}
 	return n, nil
 }
 
 // Resume loads what get_resume_context shows.
-func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
-	if err := s.checkImmutable(); err != nil {
+func (m *MemoryStore) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
+	if err := m.db.checkImmutable(); err != nil {
 		return domain.ResumeState{}, err
 	}
 	var st domain.ResumeState
 	// One read transaction, so an append by another process between these
 	// queries cannot make the count and the rows disagree.
-	conn, err := s.readers.Conn(ctx)
+	conn, err := m.db.readers.Conn(ctx)
 	if err != nil {
-		return st, s.connError(ctx, err)
+		return st, m.db.connError(ctx, err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return st, s.connError(ctx, err)
+		return st, m.db.connError(ctx, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	var cp domain.Checkpoint
@@ -204,17 +223,17 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 	switch {
 	case err == sql.ErrNoRows:
 	case err != nil:
-		return st, s.connError(ctx, err)
+		return st, m.db.connError(ctx, err)
 	default:
 		st.Checkpoint = &cp
 		var h string
 		err := conn.QueryRowContext(ctx, "SELECT hash FROM memory_events WHERE id = ?", cp.LastEventID).Scan(&h)
 		if err != nil && err != sql.ErrNoRows {
-			return st, s.connError(ctx, err)
+			return st, m.db.connError(ctx, err)
 		}
 		st.Anchored = cp.Anchored(h, err == nil)
 		if st.Coverage, err = coverage(ctx, conn, cp); err != nil {
-			return st, s.connError(ctx, err)
+			return st, m.db.connError(ctx, err)
 		}
 	}
 	since := int64(0)
@@ -233,7 +252,7 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 		}
 	}
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(&st.Total); err != nil {
-		return st, s.connError(ctx, err)
+		return st, m.db.connError(ctx, err)
 	}
 	err = queryOn(ctx, conn, func(r *sql.Rows) error {
 		var e domain.Event
@@ -244,7 +263,7 @@ func (s *Store) Resume(ctx context.Context, max int, exclude []string) (domain.R
 		return nil
 	}, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "+where+" ORDER BY id DESC LIMIT ?", append(args, max)...)
 	if err != nil {
-		return st, s.connError(ctx, err)
+		return st, m.db.connError(ctx, err)
 	}
 	for i, j := 0, len(st.Events)-1; i < j; i, j = i+1, j-1 {
 		st.Events[i], st.Events[j] = st.Events[j], st.Events[i]
@@ -308,12 +327,12 @@ func queryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q 
 }
 
 // Available reports whether the memory tables exist.
-func (s *Store) Available(ctx context.Context) (bool, error) {
+func (m *MemoryStore) Available(ctx context.Context) (bool, error) {
 	var n int
-	err := s.readers.QueryRowContext(ctx,
+	err := m.db.readers.QueryRowContext(ctx,
 		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('memory_events', 'memory_checkpoints')").Scan(&n)
 	if err != nil {
-		return false, s.connError(ctx, err)
+		return false, m.db.connError(ctx, err)
 	}
 	return n == 2, nil
 }

@@ -37,17 +37,17 @@ const (
 )
 
 // mustOpenMemory opens a fresh store and returns it with its file path.
-func mustOpenMemory(t *testing.T) (*sqlite.Store, string) {
+func mustOpenMemory(t *testing.T) (*testDB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	s, err := sqlite.Open(context.Background(), path, sqlite.Options{QueryTimeout: 5 * time.Second})
+	s, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: 5 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s, path
 }
 
 // mustAppend appends one event built by domain.NewEvent.
-func mustAppend(t *testing.T, s *sqlite.Store, kind, content string) domain.Event {
+func mustAppend(t *testing.T, s *testDB, kind, content string) domain.Event {
 	t.Helper()
 	e, err := s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, kind, content)
@@ -57,7 +57,7 @@ func mustAppend(t *testing.T, s *sqlite.Store, kind, content string) domain.Even
 }
 
 // mustAppendN appends n notes "event 1" ... "event n" and returns them.
-func mustAppendN(t *testing.T, s *sqlite.Store, n int) []domain.Event {
+func mustAppendN(t *testing.T, s *testDB, n int) []domain.Event {
 	t.Helper()
 	out := make([]domain.Event, 0, n)
 	for i := 1; i <= n; i++ {
@@ -67,7 +67,7 @@ func mustAppendN(t *testing.T, s *sqlite.Store, n int) []domain.Event {
 }
 
 // mustCheckpoint writes a checkpoint at the current head.
-func mustCheckpoint(t *testing.T, s *sqlite.Store, summary string) domain.Checkpoint {
+func mustCheckpoint(t *testing.T, s *testDB, summary string) domain.Checkpoint {
 	t.Helper()
 	c, err := s.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, summary)
@@ -77,7 +77,7 @@ func mustCheckpoint(t *testing.T, s *sqlite.Store, summary string) domain.Checkp
 }
 
 // verifyStore walks the store's chain the way verify_chain does.
-func verifyStore(t *testing.T, s *sqlite.Store) domain.VerifyResult {
+func verifyStore(t *testing.T, s *testDB) domain.VerifyResult {
 	t.Helper()
 	v := domain.NewChainVerifier()
 	n, err := s.Events(context.Background(), v.Add)
@@ -231,7 +231,7 @@ func TestResumeLoadsTheMostRecentEventsAfterTheCheckpoint(t *testing.T) {
 func TestConcurrentAppendsFromTwoStoresFormOneChain(t *testing.T) {
 	t.Parallel()
 	s1, path := mustOpenMemory(t)
-	s2, err := sqlite.Open(context.Background(), path, sqlite.Options{QueryTimeout: 5 * time.Second})
+	s2, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: 5 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { s2.Close() })
 

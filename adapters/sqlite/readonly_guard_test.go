@@ -19,14 +19,14 @@ import (
 func TestReadOnlyRefusesOnceAWriterAppears(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "w.db")
 	ctx := context.Background()
-	rw, err := sqlite.Open(ctx, path, sqlite.Options{QueryTimeout: time.Second})
+	rw, err := openTestDB(ctx, path, sqlite.Options{QueryTimeout: time.Second})
 	require.NoError(t, err)
 	_, err = rw.Write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: "CREATE TABLE t (a)"}, func([]string) {}, func([]any) bool { return true })
 	require.NoError(t, err)
 	require.NoError(t, rw.Close())
 	require.NoFileExists(t, path+"-wal", "a clean close removes the WAL")
 
-	ro, err := sqlite.Open(ctx, path, sqlite.Options{QueryTimeout: time.Second, ReadOnly: true})
+	ro, err := openTestDB(ctx, path, sqlite.Options{QueryTimeout: time.Second, ReadOnly: true})
 	require.NoError(t, err)
 	t.Cleanup(func() { ro.Close() })
 	read := func() error {

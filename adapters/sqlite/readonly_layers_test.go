@@ -47,7 +47,7 @@ func mustShop(t *testing.T, path, journal string, server bool) {
 	t.Helper()
 	if server {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+		s, err := openTestDB(context.Background(), path, sqlite.Options{})
 		require.NoError(t, err)
 		_, err = s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
 			return domain.NewEvent(id, hash, "2026-09-13T10:11:10Z", "20260913T101100Z-seed", "note", "loaded the shop")
@@ -83,7 +83,7 @@ func TestReadOnlyAttackCorpusWithTheAuthorizerOff(t *testing.T) {
 			path := filepath.Join(dir, "shop.db")
 			mustShop(t, path, fx.journal, fx.server)
 			before := stateOf(t, path)
-			store, err := sqlite.Open(context.Background(), path, sqlite.WithoutAuthorizer(sqlite.Options{ReadOnly: true}))
+			store, err := openTestDB(context.Background(), path, sqlite.WithoutAuthorizer(sqlite.Options{ReadOnly: true}))
 			require.NoError(t, err)
 			rows, err := readRows(store, "SELECT count(*) FROM order_items")
 			require.NoError(t, err, "the shop is readable")

@@ -42,7 +42,7 @@ func roLiveWriter(t *testing.T, path string) *sql.DB {
 }
 
 // roCount reads count(*) of t through the read tier.
-func roCount(t *testing.T, s *sqlite.Store) (int64, error) {
+func roCount(t *testing.T, s *testDB) (int64, error) {
 	t.Helper()
 	rows, err := readRows(s, "SELECT count(*) FROM t")
 	if err != nil {
@@ -182,7 +182,7 @@ func TestReadOnlyRefusesWhatItCannotReadFaithfully(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), roFolder)
 			path := c.make(t, live, dir)
 			names := roNames(t, dir)
-			_, err := sqlite.Open(context.Background(), path, sqlite.Options{ReadOnly: true})
+			_, err := openTestDB(context.Background(), path, sqlite.Options{ReadOnly: true})
 			require.Error(t, err)
 			for _, w := range c.want {
 				assert.Contains(t, err.Error(), w)

@@ -81,7 +81,7 @@ func mustServerDB(t *testing.T, dir string) string {
 
 // exercise runs every read path and every write path of the store; the
 // writes must all fail. It returns the error texts it saw.
-func exercise(t *testing.T, s *sqlite.Store) []string {
+func exercise(t *testing.T, s *testDB) []string {
 	t.Helper()
 	ctx := context.Background()
 	var texts []string
@@ -224,7 +224,7 @@ func TestReadOnlyEngineRefusesWritesWithBothLayersOff(t *testing.T) {
 func TestReadOnlyRefusesAMissingFile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), roFolder)
 	path := filepath.Join(dir, "nested", "missing.db")
-	_, err := sqlite.Open(context.Background(), path, sqlite.Options{ReadOnly: true})
+	_, err := openTestDB(context.Background(), path, sqlite.Options{ReadOnly: true})
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	assert.NotContains(t, err.Error(), dir)
 	_, err = os.Stat(dir)
@@ -294,7 +294,7 @@ func TestReadOnlyOpenFailuresSayWhatIsWrong(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), roFolder)
 			path := c.make(t, dir)
 			before := stateOf(t, path)
-			_, err := sqlite.Open(context.Background(), path, sqlite.Options{ReadOnly: true})
+			_, err := openTestDB(context.Background(), path, sqlite.Options{ReadOnly: true})
 			require.Error(t, err)
 			for _, w := range c.want {
 				assert.Contains(t, err.Error(), w)
@@ -313,7 +313,7 @@ func TestReadOnlyUnreadableFileIsNamed(t *testing.T) {
 	path := mustServerDB(t, dir)
 	require.NoError(t, os.Chmod(path, 0))
 	t.Cleanup(func() { os.Chmod(path, 0o644) })
-	_, err := sqlite.Open(context.Background(), path, sqlite.Options{ReadOnly: true})
+	_, err := openTestDB(context.Background(), path, sqlite.Options{ReadOnly: true})
 	require.ErrorIs(t, err, fs.ErrPermission)
 	assert.Contains(t, err.Error(), "memory.db")
 	assert.NotContains(t, err.Error(), dir)
@@ -337,7 +337,7 @@ func TestReadOnlyFolderWithoutWritePermission(t *testing.T) {
 	require.NoError(t, os.Chmod(dir, 0o755))
 	require.NoError(t, os.WriteFile(path+"-wal", nil, 0o644))
 	require.NoError(t, os.Chmod(dir, 0o555))
-	_, err := sqlite.Open(context.Background(), path, sqlite.Options{ReadOnly: true})
+	_, err := openTestDB(context.Background(), path, sqlite.Options{ReadOnly: true})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "memory.db-shm")
 	assert.NotContains(t, err.Error(), dir)

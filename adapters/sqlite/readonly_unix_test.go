@@ -24,7 +24,7 @@ func TestReadOnlyRefusesANamedPipe(t *testing.T) {
 	require.NoError(t, syscall.Mkfifo(path, 0o644))
 	done := make(chan error, 1)
 	go func() {
-		_, err := sqlite.Open(context.Background(), path, sqlite.Options{ReadOnly: true})
+		_, err := openTestDB(context.Background(), path, sqlite.Options{ReadOnly: true})
 		done <- err
 	}()
 	select {

@@ -4,13 +4,31 @@ import (
 	"context"
 	"time"
 
-	lib "modernc.org/sqlite/lib"
-
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-var _ ports.StatementRunner = (*Store)(nil)
+// StatementRunner runs the agent's SQL under the tiers' policy: read_query,
+// write_query and destructive_query, and the check of a statement before
+// anything runs. Its statements go through the agent connections of db
+// (agent.go).
+type StatementRunner struct {
+	db *Store
+}
+
+var (
+	_ ports.StatementRunner = (*StatementRunner)(nil)
+	_ ports.AuditSealer     = (*StatementRunner)(nil)
+)
+
+// NewStatementRunner returns the statement runner of db.
+func NewStatementRunner(db *Store) *StatementRunner {
+	return &StatementRunner{db: db}
+}
+
+// Seals reports whether sink is the audit sink of the same database: the
+// audit row of a write then commits in the same transaction.
+func (r *StatementRunner) Seals(sink ports.AuditSink) bool { return r.db.seals(sink) }
 
 // errSeveral is the one-statement-per-call refusal.
 func errSeveral() error {
@@ -90,119 +108,22 @@ func indexFrom(s, sub string, from int) int {
 
 // Read runs one statement under the read tier, streaming rows. TEXT longer
 // than Options.MaxCellChars code points arrives as a [domain.LongText].
-func (s *Store) Read(ctx context.Context, sql string, columns func([]string), row ports.RowFunc) error {
-	return s.read(ctx, sql, s.opts.MaxCellChars, columns, row)
-}
-
-// read is Read with the text cap given: 0 reads every value whole.
-func (s *Store) read(ctx context.Context, sql string, textCap int, columns func([]string), row ports.RowFunc) error {
-	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
-		sql := s.truthfulSQL(sql)
-		st, entry, err := s.readStatement(c, sql)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if entry == nil {
-				st.finalize()
-			} else if st.p != 0 {
-				lib.Xsqlite3_reset(st.h.tls, st.p) // kept for the next call
-			}
-		}()
-		st.textCap = textCap
-		if st.p == 0 {
-			columns(nil)
-			return nil
-		}
-		more, err := st.step()
-		if err == nil && entry != nil && reprepares(st.h, st.p) != entry.reprep {
-			// SQLite recompiled the kept statement (its schema changed):
-			// nothing has left yet; inspect the new program, run it anew.
-			more, err = s.reinspect(c, &st, entry)
-		}
-		if err != nil {
-			if entry != nil {
-				c.cache.drop(st.h, entry)
-				st.p = 0
-			}
-			return err
-		}
-		columns(st.columns())
-		vals := make([]any, st.ncol)
-		for more {
-			st.row(vals)
-			if !row(vals) {
-				break
-			}
-			if more, err = st.step(); err != nil {
-				return err
-			}
-		}
-		// Read-only mode: rows read while another program changed the
-		// file under immutable=1 may mix pages; none is sent.
-		return s.checkAfterRead()
-	})
-}
-
-// readStatement compiles and inspects sql for the read tier, or takes it
-// from the connection's cache (stmtcache.go). entry is nil when the caller
-// owns the statement and must finalize it.
-func (s *Store) readStatement(c *call, sql string) (prepared, *cachedStmt, error) {
-	if e := c.cache.get(sql); e != nil {
-		c.reset()
-		c.running = true
-		st := prepared{h: c.h, p: e.p, ncol: int(lib.Xsqlite3_column_count(c.h.tls, e.p))}
-		return st, e, nil
-	}
-	// Only SQL seen before on this connection is kept: a statement held
-	// for later takes memory every compile could use, so one-off SQL
-	// (most agent SQL: the tools bind no parameters) is not kept.
-	keep := c.cache.seenBefore(sql)
-	var flags uint32
-	if keep {
-		flags = lib.SQLITE_PREPARE_PERSISTENT
-	}
-	st, err := c.compileOneFlags(sql, flags)
-	if err != nil {
-		return prepared{}, nil, err
-	}
-	if st.p == 0 {
-		return st, nil, nil
-	}
-	if err := s.inspect(c, st); err != nil {
-		st.finalize()
-		return prepared{}, nil, err
-	}
-	if !keep {
-		return st, nil, nil
-	}
-	return st, c.cache.put(c.h, c, sql, st), nil
-}
-
-// reinspect inspects a kept statement SQLite recompiled, and steps it from
-// its start when the new program still only reads.
-func (s *Store) reinspect(c *call, st *prepared, e *cachedStmt) (bool, error) {
-	lib.Xsqlite3_reset(st.h.tls, st.p)
-	if err := s.inspect(c, *st); err != nil {
-		return false, err
-	}
-	e.reprep, e.inspects = reprepares(st.h, st.p), e.inspects+1
-	st.ncol = int(lib.Xsqlite3_column_count(st.h.tls, st.p))
-	return st.step()
+func (r *StatementRunner) Read(ctx context.Context, sql string, columns func([]string), row ports.RowFunc) error {
+	return r.db.read(ctx, sql, r.db.opts.MaxCellChars, columns, row)
 }
 
 // Compile checks one statement under tier without running it.
-func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (domain.Compiled, error) {
+func (r *StatementRunner) Compile(ctx context.Context, tier domain.Tier, sql string) (domain.Compiled, error) {
 	var out domain.Compiled
-	err := s.withAgent(ctx, tier, func(c *call) error {
-		st, err := c.compileOne(s.truthfulSQL(sql))
+	err := r.db.withAgent(ctx, tier, func(c *call) error {
+		st, err := c.compileOne(r.db.truthfulSQL(sql))
 		if err != nil {
 			return err
 		}
 		defer st.finalize()
 		out = domain.Compiled{Actions: c.actions(), Columns: st.ncol, Empty: st.p == 0}
 		if tier == domain.TierRead && st.p != 0 {
-			return s.inspect(c, st)
+			return r.db.inspect(c, st)
 		}
 		return nil
 	})
@@ -213,15 +134,15 @@ func (s *Store) Compile(ctx context.Context, tier domain.Tier, sql string) (doma
 // BEGIN IMMEDIATE transaction, with the UPDATE guard, and stores
 // req.Audit's row in the same transaction. It waits for this process's
 // earlier writes first (writelock.go).
-func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row ports.RowFunc) (domain.WriteResult, error) {
+func (r *StatementRunner) Write(ctx context.Context, req domain.WriteRequest, columns func([]string), row ports.RowFunc) (domain.WriteResult, error) {
 	var res domain.WriteResult
 	budget := time.Now().Add(busyTimeout)
-	release, err := s.lockWrites(ctx)
+	release, err := r.db.lockWrites(ctx)
 	if err != nil {
 		return res, err
 	}
 	defer release()
-	err = s.withAgent(ctx, req.Tier, func(c *call) error {
+	err = r.db.withAgent(ctx, req.Tier, func(c *call) error {
 		c.suspended = true
 		// Waiting for another program's lock ends with the call's deadline
 		// (the interrupt that enforces it cannot end that wait) or its
@@ -230,7 +151,7 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 		err := c.h.exec("BEGIN IMMEDIATE")
 		c.h.setBusyTimeout(busyTimeout)
 		if err != nil {
-			return s.lockError(ctx, err)
+			return r.db.lockError(ctx, err)
 		}
 		c.suspended = false
 		st, err := c.compileOne(req.SQL)
@@ -238,7 +159,7 @@ func (s *Store) Write(ctx context.Context, req domain.WriteRequest, columns func
 			return err
 		}
 		defer st.finalize()
-		st.textCap = s.opts.MaxCellChars // RETURNING rows are cut like read_query's
+		st.textCap = r.db.opts.MaxCellChars // RETURNING rows are cut like read_query's
 		g, err := c.startGuard(req.MaxUpdateRows > 0 && !c.sawDDL())
 		if err != nil {
 			return err

@@ -19,7 +19,7 @@ import (
 // formatting, an earlier server) opens; a changed word does not.
 func TestServerObjectsMatchUpToWhitespace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.db")
-	s, err := sqlite.Open(context.Background(), path, sqlite.Options{QueryTimeout: time.Second})
+	s, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: time.Second})
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 
@@ -33,7 +33,7 @@ func TestServerObjectsMatchUpToWhitespace(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
 
-	s, err = sqlite.Open(context.Background(), path, sqlite.Options{QueryTimeout: time.Second})
+	s, err = openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: time.Second})
 	require.NoError(t, err, "whitespace is not a difference")
 	require.NoError(t, s.Close())
 
@@ -44,12 +44,12 @@ func TestServerObjectsMatchUpToWhitespace(t *testing.T) {
 	_, err = db.Exec(strings.Replace(ddl, "append-only", "append only", 1))
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
-	_, err = sqlite.Open(context.Background(), path, sqlite.Options{QueryTimeout: time.Second})
+	_, err = openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: time.Second})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "query_log_no_delete")
 	assert.NotContains(t, err.Error(), filepath.Dir(path), "the message names the file, not its folder")
 
-	s, err = sqlite.Open(context.Background(), path, sqlite.Options{QueryTimeout: time.Second, RepairServerObjects: true})
+	s, err = openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: time.Second, RepairServerObjects: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"trigger 'query_log_no_delete'"}, s.Repaired())
 	require.NoError(t, s.Close())

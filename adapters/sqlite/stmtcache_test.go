@@ -22,7 +22,7 @@ import (
 // authorizer when SQLite recompiles, the EXPLAIN inspection after it.
 
 // cacheRead runs sql in the read tier and returns its column names and rows.
-func cacheRead(t *testing.T, s *sqlite.Store, q string) ([]string, [][]any, error) {
+func cacheRead(t *testing.T, s *testDB, q string) ([]string, [][]any, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -13,27 +13,27 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-func mustOpen(t *testing.T) *sqlite.Store {
+func mustOpen(t *testing.T) *testDB {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{QueryTimeout: 2 * time.Second})
+	s, err := openTestDB(context.Background(), filepath.Join(t.TempDir(), "t.db"), sqlite.Options{QueryTimeout: 2 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s
 }
 
-func write(t *testing.T, s *sqlite.Store, tier domain.Tier, q string) (domain.WriteResult, error) {
+func write(t *testing.T, s *testDB, tier domain.Tier, q string) (domain.WriteResult, error) {
 	t.Helper()
 	return s.Write(context.Background(), domain.WriteRequest{Tier: tier, SQL: q}, func([]string) {}, func([]any) bool { return true })
 }
 
-func mustWrite(t *testing.T, s *sqlite.Store, q string) domain.WriteResult {
+func mustWrite(t *testing.T, s *testDB, q string) domain.WriteResult {
 	t.Helper()
 	r, err := write(t, s, domain.TierDestructive, q)
 	require.NoError(t, err, q)
 	return r
 }
 
-func readAll(t *testing.T, s *sqlite.Store, q string) ([]string, [][]any, error) {
+func readAll(t *testing.T, s *testDB, q string) ([]string, [][]any, error) {
 	t.Helper()
 	var cols []string
 	var rows [][]any
@@ -119,7 +119,7 @@ func TestWriteResult(t *testing.T) {
 	assert.Zero(t, r.LastInsertRowID)
 }
 
-func guarded(t *testing.T, s *sqlite.Store, q string, limit int) error {
+func guarded(t *testing.T, s *testDB, q string, limit int) error {
 	t.Helper()
 	_, err := s.Write(context.Background(), domain.WriteRequest{Tier: domain.TierWrite, SQL: q, MaxUpdateRows: limit}, func([]string) {}, func([]any) bool { return true })
 	return err

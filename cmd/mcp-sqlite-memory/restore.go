@@ -138,7 +138,7 @@ func verifyRestored(ctx context.Context, path string) (events int64, memory bool
 		return 0, false, err
 	}
 	defer w.Close()
-	store := w.Store
+	store := w.Deps.Statements
 	var problems []string
 	err = store.Read(ctx, "PRAGMA integrity_check", func([]string) {}, func(row []any) bool {
 		if s := fmt.Sprint(row[0]); s != "ok" {

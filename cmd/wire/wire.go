@@ -142,10 +142,12 @@ func Open(ctx context.Context, o Options) (_ *Wiring, err error) {
 	if search == nil {
 		search = Searcher(o.RGPath, log)
 	}
-	deps := app.Deps{Statements: store, Schema: store, Views: store, Candidates: store, Memory: store, Audit: store, Clock: o.Clock, Search: search}
+	memory := sqlite.NewMemoryStore(store)
+	deps := app.Deps{Statements: sqlite.NewStatementRunner(store), Schema: sqlite.NewSchemaReader(store), Views: sqlite.NewViewWriter(store),
+		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search}
 	w.Memory = true
 	if o.ReadOnly {
-		if w.Memory, err = store.Available(ctx); err != nil {
+		if w.Memory, err = memory.Available(ctx); err != nil {
 			return nil, err
 		}
 		deps.Audit, w.AuditStore = jsonlog.New(o.Stderr), nil
@@ -193,7 +195,7 @@ func (w *Wiring) openAuditDB(ctx context.Context, o Options, log *slog.Logger, d
 	}
 	w.closers = append(w.closers, audit.Close)
 	logRepaired(log, audit)
-	deps.Audit, w.AuditStore = audit, audit
+	deps.Audit, w.AuditStore = sqlite.NewAuditSink(audit), audit
 	return nil
 }
 

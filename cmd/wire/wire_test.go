@@ -30,13 +30,17 @@ func open(t *testing.T, o wire.Options) *wire.Wiring {
 
 func TestReadWriteModeAuditsIntoTheDatabase(t *testing.T) {
 	w := open(t, wire.Options{DBPath: filepath.Join(t.TempDir(), "m.db"), Session: "s"})
-	assert.Same(t, w.Store, w.Deps.Audit, "the store is its own audit sink, so writes seal their rows")
 	assert.Same(t, w.Store, w.AuditStore)
+	assert.IsType(t, &sqlite.AuditSink{}, w.Deps.Audit)
 	assert.NotNil(t, w.Deps.Snapshots)
 	assert.True(t, w.Memory)
-	for _, p := range []any{w.Deps.Statements, w.Deps.Schema, w.Deps.Views, w.Deps.Candidates, w.Deps.Memory} {
-		assert.Same(t, w.Store, p)
+	for _, p := range []any{w.Deps.Statements, w.Deps.Views, w.Deps.Memory} {
+		sealer, ok := p.(ports.AuditSealer)
+		require.True(t, ok, "%T", p)
+		assert.True(t, sealer.Seals(w.Deps.Audit), "%T: the audit log is in the database written, so writes seal their rows", p)
 	}
+	assert.IsType(t, &sqlite.SchemaReader{}, w.Deps.Schema)
+	assert.IsType(t, &sqlite.CandidateSource{}, w.Deps.Candidates)
 }
 
 func TestReadOnlyModeAuditsToStderrOrTheAuditDB(t *testing.T) {
@@ -65,7 +69,8 @@ func TestReadOnlyModeAuditsToStderrOrTheAuditDB(t *testing.T) {
 	assert.Equal(t, audit, checked, "the audit path is vetted before it is opened")
 	require.NotNil(t, w.AuditStore)
 	assert.NotSame(t, w.Store, w.AuditStore)
-	assert.Same(t, w.AuditStore, w.Deps.Audit)
+	assert.True(t, sqlite.NewStatementRunner(w.AuditStore).Seals(w.Deps.Audit), "the audit sink writes into the audit database")
+	assert.False(t, w.Deps.Statements.(ports.AuditSealer).Seals(w.Deps.Audit), "writes to the database cannot seal rows of another file")
 }
 
 func TestSearcherWithoutRipgrep(t *testing.T) {
@@ -87,7 +92,8 @@ func TestOverridesReplaceOnlyWhatTheyName(t *testing.T) {
 		WrapSnapshots: func(s ports.Snapshotter) ports.Snapshotter { return wrapped{s} }})
 	assert.Same(t, sink, w.Deps.Audit)
 	assert.IsType(t, wrapped{}, w.Deps.Snapshots)
-	assert.Same(t, w.Store, w.Deps.Statements)
+	assert.IsType(t, &sqlite.StatementRunner{}, w.Deps.Statements)
+	assert.False(t, w.Deps.Statements.(ports.AuditSealer).Seals(sink), "a replaced sink gets its rows recorded after each write")
 }
 
 type recorder struct{ n int }

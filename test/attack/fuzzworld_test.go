@@ -129,6 +129,7 @@ func (w *fuzzWorld) open(t *testing.T) {
 	require.NoError(t, err)
 	w.svc = wired.Service
 	w.env.Store, w.env.Tools = wired.Store, w.svc
+	w.env.Statements, w.env.Memory = wired.Deps.Statements, wired.Deps.Memory
 	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro&_pragma=busy_timeout(5000)&_pragma=query_only(1)"}
 	db, err := sql.Open("sqlite", u.String())
 	require.NoError(t, err)
@@ -183,7 +184,7 @@ func (w *fuzzWorld) verifyChain(t *testing.T) domain.VerifyResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	v := domain.NewChainVerifier()
-	total, err := w.env.Store.Events(ctx, v.Add)
+	total, err := w.env.Memory.Events(ctx, v.Add)
 	require.NoError(t, err, "the chain must be readable")
 	return v.Result(total)
 }

@@ -25,7 +25,7 @@ func TestInspectorSeesEveryChange(t *testing.T) {
 
 	destroy := func(q string) {
 		t.Helper()
-		_, err := env.Store.Write(context.Background(), domain.WriteRequest{Tier: domain.TierDestructive, SQL: q}, func([]string) {}, func([]any) bool { return true })
+		_, err := env.Statements.Write(context.Background(), domain.WriteRequest{Tier: domain.TierDestructive, SQL: q}, func([]string) {}, func([]any) bool { return true })
 		require.NoError(t, err, q)
 	}
 	destroy("UPDATE kv SET v = 2.5000000000000004 WHERE k = 'c'")

@@ -253,8 +253,9 @@ func check(t *testing.T, level string, before, after snapshot, refused bool, aud
 
 // connState is what the pooled agent connections answer about themselves:
 // the next call runs on them, so an attack must not have changed them.
-func connState(t *testing.T, store *sqlite.Store) []string {
+func connState(t *testing.T, db *sqlite.Store) []string {
 	t.Helper()
+	store := sqlite.NewStatementRunner(db)
 	var out []string
 	ask := func(tier domain.Tier, q string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -132,7 +132,7 @@ func TestLegitimateReadsAreNeverRefused(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), corpusLimits().QueryTimeout)
 			defer cancel()
 			rows := 0
-			err := env.Store.Read(ctx, q, func([]string) {}, func([]any) bool { rows++; return rows < 1000 })
+			err := env.Statements.Read(ctx, q, func([]string) {}, func([]any) bool { rows++; return rows < 1000 })
 			assert.NoError(t, err, "adapter")
 			text, isErr := env.Call(t, "read_query", map[string]any{"query": q})
 			assert.False(t, isErr, "read_query refused a legitimate read: %s", text)

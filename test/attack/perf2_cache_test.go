@@ -84,7 +84,7 @@ func TestLegitimateReadsTwiceAcrossSchemaChange(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), corpusLimits().QueryTimeout)
 			rows := 0
-			err := env.Store.Read(ctx, q, func(c []string) { cols[round] = c }, func([]any) bool { rows++; return rows < 1000 })
+			err := env.Statements.Read(ctx, q, func(c []string) { cols[round] = c }, func([]any) bool { rows++; return rows < 1000 })
 			cancel()
 			assert.NoError(t, err, "call %d: %s", round+1, q)
 		}
@@ -101,14 +101,14 @@ func perf2Call(env *corpusEnv, tier domain.Tier, sql string) error {
 	page := func([]any) bool { rows++; return rows < 1000 }
 	switch tier {
 	case domain.TierRead:
-		return env.Store.Read(ctx, sql, func([]string) {}, page)
+		return env.Statements.Read(ctx, sql, func([]string) {}, page)
 	case domain.TierWrite:
-		_, err := env.Store.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql, MaxUpdateRows: corpusLimits().MaxUpdateRows}, func([]string) {}, page)
+		_, err := env.Statements.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql, MaxUpdateRows: corpusLimits().MaxUpdateRows}, func([]string) {}, page)
 		return err
 	}
-	if _, err := env.Store.Compile(ctx, tier, sql); err != nil {
+	if _, err := env.Statements.Compile(ctx, tier, sql); err != nil {
 		return err
 	}
-	_, err := env.Store.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql}, func([]string) {}, page)
+	_, err := env.Statements.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql}, func([]string) {}, page)
 	return err
 }

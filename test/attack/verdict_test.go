@@ -220,15 +220,15 @@ func adapterCall(env *corpusEnv, tier domain.Tier, sql string) error {
 	page := func([]any) bool { rows++; return rows < 1000 }
 	switch tier {
 	case domain.TierRead:
-		return env.Store.Read(ctx, sql, func([]string) {}, page)
+		return env.Statements.Read(ctx, sql, func([]string) {}, page)
 	case domain.TierWrite:
-		_, err := env.Store.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql, MaxUpdateRows: corpusLimits().MaxUpdateRows}, func([]string) {}, page)
+		_, err := env.Statements.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql, MaxUpdateRows: corpusLimits().MaxUpdateRows}, func([]string) {}, page)
 		return err
 	}
-	if _, err := env.Store.Compile(ctx, tier, sql); err != nil {
+	if _, err := env.Statements.Compile(ctx, tier, sql); err != nil {
 		return err
 	}
-	_, err := env.Store.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql}, func([]string) {}, page)
+	_, err := env.Statements.Write(ctx, domain.WriteRequest{Tier: tier, SQL: sql}, func([]string) {}, page)
 	return err
 }
 

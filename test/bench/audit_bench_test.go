@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
@@ -25,14 +26,15 @@ func BenchmarkAuditCommit(b *testing.B) {
 	query := func(i int64) string { return fmt.Sprintf("SELECT * FROM items WHERE id = %d", i%1000+1) }
 	q := "SELECT 1"
 	entry := domain.AuditEntry{TS: "2026-12-01T00:00:00.000Z", Session: "bench", Tool: "read_query", Query: &q, OK: true}
+	sink := sqlite.NewAuditSink(env.Store)
 	b.Run("store_read_no_row", func(b *testing.B) {
 		for i := int64(0); b.Loop(); i++ {
-			require.NoError(b, env.Store.Read(ctx, query(i), func([]string) {}, func([]any) bool { return true }))
+			require.NoError(b, env.Statements.Read(ctx, query(i), func([]string) {}, func([]any) bool { return true }))
 		}
 	})
 	b.Run("row_commit_serial", func(b *testing.B) {
 		for b.Loop() {
-			require.NoError(b, env.Store.Record(ctx, entry))
+			require.NoError(b, sink.Record(ctx, entry))
 		}
 	})
 	b.Run("read_query_serial", func(b *testing.B) {
@@ -45,7 +47,7 @@ func BenchmarkAuditCommit(b *testing.B) {
 		b.SetParallelism(8)
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				if err := env.Store.Record(ctx, entry); err != nil {
+				if err := sink.Record(ctx, entry); err != nil {
 					b.Error(err)
 					return
 				}

@@ -61,7 +61,7 @@ func BenchmarkCSV1000x6(b *testing.B) {
 		ctx := context.Background()
 		for b.Loop() {
 			w := domain.NewTableWriter(nil, 1<<30, 2000)
-			err := env.Store.Read(ctx, q, func(c []string) { w = domain.NewTableWriter(c, 1<<30, 2000) }, func(r []any) bool { return w.Add(r) })
+			err := env.Statements.Read(ctx, q, func(c []string) { w = domain.NewTableWriter(c, 1<<30, 2000) }, func(r []any) bool { return w.Add(r) })
 			require.NoError(b, err)
 			require.Equal(b, 1000, w.Rows())
 		}

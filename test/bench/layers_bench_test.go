@@ -19,7 +19,7 @@ func BenchmarkReadQueryLayers(b *testing.B) {
 	ctx := context.Background()
 	b.Run("store_read", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
-			err := env.Store.Read(ctx, fmt.Sprintf("SELECT * FROM items WHERE id = %d", i%1000+1), func([]string) {}, func([]any) bool { return true })
+			err := env.Statements.Read(ctx, fmt.Sprintf("SELECT * FROM items WHERE id = %d", i%1000+1), func([]string) {}, func([]any) bool { return true })
 			require.NoError(b, err)
 		}
 	})

@@ -22,8 +22,9 @@ func BenchmarkStoreReadCache(b *testing.B) {
 	ctx := context.Background()
 	path := perf2Items(b, sqlite.Options{}).Path()
 	for _, cache := range []bool{true, false} {
-		st, err := sqlite.Open(ctx, path, sqlite.Options{NoStatementCache: !cache})
+		db, err := sqlite.Open(ctx, path, sqlite.Options{NoStatementCache: !cache})
 		require.NoError(b, err)
+		st := sqlite.NewStatementRunner(db)
 		b.Run(fmt.Sprintf("same_sql/cache=%v", cache), func(b *testing.B) {
 			defer perf2CPU(b)()
 			for b.Loop() {
@@ -49,7 +50,7 @@ func BenchmarkStoreReadCache(b *testing.B) {
 				}
 			})
 		})
-		require.NoError(b, st.Close())
+		require.NoError(b, db.Close())
 	}
 }
 
@@ -66,7 +67,7 @@ func perf2Items(b *testing.B, opts sqlite.Options) *sqlite.Store {
 		`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000)
 		 INSERT INTO items SELECT x, 'item ' || x, x * 1.25, 'tag' || (x % 7), x % 100, 'a short note about item ' || x FROM c`,
 	} {
-		_, err := st.Write(ctx, perf2Write(q), func([]string) {}, func([]any) bool { return true })
+		_, err := sqlite.NewStatementRunner(st).Write(ctx, perf2Write(q), func([]string) {}, func([]any) bool { return true })
 		require.NoError(b, err)
 	}
 	return st
@@ -91,7 +92,7 @@ func perf2CPU(b *testing.B) func() {
 // columns rendered to capped CSV.
 func BenchmarkStoreReadRows(b *testing.B) {
 	ctx := context.Background()
-	st := perf2Items(b, sqlite.Options{})
+	st := sqlite.NewStatementRunner(perf2Items(b, sqlite.Options{}))
 	b.Run("csv_1000x6", func(b *testing.B) {
 		done := perf2CPU(b)
 		for b.Loop() {

@@ -67,7 +67,7 @@ func BenchmarkServeRows1000(b *testing.B) {
 // reads them.
 func BenchmarkStoreReadRowsCapped(b *testing.B) {
 	ctx := context.Background()
-	st := perf2Items(b, sqlite.Options{MaxCellChars: domain.DefaultLimits().MaxCellChars})
+	st := sqlite.NewStatementRunner(perf2Items(b, sqlite.Options{MaxCellChars: domain.DefaultLimits().MaxCellChars}))
 	done := perf2CPU(b)
 	b.ReportAllocs()
 	for b.Loop() {

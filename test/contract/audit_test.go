@@ -28,7 +28,7 @@ func TestSQLiteAuditSink(t *testing.T) {
 		reader, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 		require.NoError(t, err)
 		t.Cleanup(func() { reader.Close() })
-		return contract.AuditSinkUnderTest{Sink: s, Stored: func(t *testing.T, q string) int {
+		return contract.AuditSinkUnderTest{Sink: sqlite.NewAuditSink(s), Stored: func(t *testing.T, q string) int {
 			var n int
 			require.NoError(t, reader.QueryRow("SELECT count(*) FROM query_log WHERE query = ?", q).Scan(&n))
 			return n

@@ -18,7 +18,7 @@ func TestSQLiteMemoryStore(t *testing.T) {
 		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "memory.db"), sqlite.Options{})
 		require.NoError(t, err)
 		t.Cleanup(func() { s.Close() })
-		return s
+		return sqlite.NewMemoryStore(s)
 	})
 }
 

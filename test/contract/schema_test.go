@@ -20,14 +20,14 @@ func TestSQLiteSchema(t *testing.T) {
 		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "schema.db"), sqlite.Options{})
 		require.NoError(t, err)
 		t.Cleanup(func() { s.Close() })
-		return contract.SchemaUnderTest{Reader: s, Views: s, AddTable: func(t *testing.T, name string, rows int, columns ...[2]string) {
+		return contract.SchemaUnderTest{Reader: sqlite.NewSchemaReader(s), Views: sqlite.NewViewWriter(s), AddTable: func(t *testing.T, name string, rows int, columns ...[2]string) {
 			var defs, values []string
 			for _, c := range columns {
 				defs = append(defs, c[0]+" "+c[1])
 				values = append(values, "NULL")
 			}
 			write := func(q string) {
-				_, err := s.Write(context.Background(), domain.WriteRequest{Tier: domain.TierWrite, SQL: q}, func([]string) {}, func([]any) bool { return true })
+				_, err := sqlite.NewStatementRunner(s).Write(context.Background(), domain.WriteRequest{Tier: domain.TierWrite, SQL: q}, func([]string) {}, func([]any) bool { return true })
 				require.NoError(t, err, q)
 			}
 			write(fmt.Sprintf("CREATE TABLE %s (%s)", name, strings.Join(defs, ", ")))

@@ -4,7 +4,8 @@
 // (rows, tables, an error), optional Fn fields replace a method outright,
 // and it records what it was asked, so a test can check the core's
 // decisions. [Store] bundles the database's fakes into one value that is
-// also the audit sink, the way the SQLite store is, so the core seals a
+// also the audit sink and seals its entries ([ports.AuditSealer]), the way
+// the SQLite adapter's services of one database do, so the core seals a
 // write's audit entry into the write as it does in production.
 //
 // The fakes are checked against the real adapters by the contract suites

@@ -58,6 +58,10 @@ type Env struct {
 	Dir    string
 	DBPath string
 	Store  *sqlite.Store
+	// Statements and Memory are the database's statement runner and
+	// memory store, the ones the core was given.
+	Statements ports.StatementRunner
+	Memory     ports.MemoryStore
 	// Tools is the core itself, for measuring without the MCP layer.
 	Tools  ports.Tools
 	Client *mcp.ClientSession
@@ -109,6 +113,7 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	require.NoError(t, err)
 	t.Cleanup(w.Close)
 	env.Store, env.Tools = w.Store, w.Service
+	env.Statements, env.Memory = w.Deps.Statements, w.Deps.Memory
 	return w.Server, env
 }
 

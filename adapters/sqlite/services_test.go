@@ -1,0 +1,31 @@
+package sqlite_test
+
+import (
+	"context"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+)
+
+// testDB is one database with every service of it, for the tests that
+// drive several ports of one file: the production wiring (cmd/wire) builds
+// each service on its own, and each method here is the service's.
+type testDB struct {
+	*sqlite.Store
+	*sqlite.StatementRunner
+	*sqlite.SchemaReader
+	*sqlite.ViewWriter
+	*sqlite.CandidateSource
+	*sqlite.MemoryStore
+	*sqlite.AuditSink
+}
+
+// openTestDB opens the database at path (sqlite.Open) with its services.
+func openTestDB(ctx context.Context, path string, opts sqlite.Options) (*testDB, error) {
+	s, err := sqlite.Open(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &testDB{Store: s, StatementRunner: sqlite.NewStatementRunner(s), SchemaReader: sqlite.NewSchemaReader(s),
+		ViewWriter: sqlite.NewViewWriter(s), CandidateSource: sqlite.NewCandidateSource(s), MemoryStore: sqlite.NewMemoryStore(s),
+		AuditSink: sqlite.NewAuditSink(s)}, nil
+}
