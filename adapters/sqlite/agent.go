@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -141,7 +139,11 @@ func (c *call) reset() {
 }
 
 // withAgent runs fn on an agent connection of the tier's pool with the
-// policy installed and ctx's deadline armed.
+// policy installed and ctx's deadline armed. Each step is its own function:
+// borrow the connection (here), prepare the call's state (newCall), set the
+// connection's limits (limitAgent), install the authorizer and the
+// pre-update hook (installPolicy, which returns their removal), and run fn
+// under the deadline (runArmed).
 func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) error) error {
 	pool := s.writers
 	if tier == domain.TierRead {
@@ -156,90 +158,132 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 	}
 	defer conn.Close()
 	return conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		c, err := s.newCall(ctx, tier, dc)
 		if err != nil {
 			return err
 		}
-		// Before anything of the agent's runs: the built-ins a deadline
-		// cannot stop are replaced by ones it can (bounded.go).
-		if err := h.registerBounded(); err != nil {
+		if err := s.limitAgent(ctx, c); err != nil {
 			return err
 		}
-		c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier, Origin: domain.OriginOf(ctx)}, journalNote: s.journalModeNote()}
-		if tier == domain.TierRead {
-			c.cache = s.stmts.state(dc)
-			c.cache.off = s.opts.NoStatementCache
+		remove, err := s.installPolicy(c)
+		if err != nil {
+			return err
 		}
-		if tier != domain.TierRead {
-			if c.shadow, c.virtual, err = tableKinds(h); err != nil {
-				return s.translate(ctx, c, err)
-			}
-		} else {
-			// Reads rarely touch shadow tables (an R*Tree connecting does),
-			// so the set is looked up only then, on another connection:
-			// the authorizer must not use its own.
-			c.lazyShadow = func() map[string]bool {
-				m, err := s.shadowTables(ctx)
-				if err != nil {
-					return map[string]bool{}
-				}
-				return m
-			}
-		}
-		c.policy.IsShadow = c.isShadow
-		h.limit(lib.SQLITE_LIMIT_LENGTH, maxValueBytes)
-		// No database can be attached to an agent connection at all, so an
-		// ATTACH fails inside SQLite even if every other layer missed it.
-		h.limit(lib.SQLITE_LIMIT_ATTACHED, 0)
-		if c.cache != nil {
-			// Pooled connections keep state between calls: re-assert the
-			// read-only switch before each read, whatever happened before.
-			if err := c.cache.ensureQueryOnly(h); err != nil {
-				return s.translate(ctx, c, err)
-			}
-		} else if s.opts.ReadOnly {
-			if err := h.exec("PRAGMA query_only = 1"); err != nil {
-				return s.translate(ctx, c, err)
-			}
-		}
-		reg := dc.(msqlite.AuthorizerRegisterer)
-		auth := msqlite.AuthorizerFn(c.authorize)
-		if s.opts.skipAuthorizer {
-			auth = nil // tests only: the layers behind it must hold alone
-		}
-		switch {
-		case c.cache != nil:
-			// Installed once: setting an authorizer expires every cached
-			// statement of the connection (stmtcache.go).
-			if auth != nil && !c.cache.authOn {
-				if err := reg.RegisterAuthorizer(c.cache.authorize); err != nil {
-					return err
-				}
-				c.cache.authOn = true
-			}
-			c.cache.cur = c
-			defer func() { c.cache.cur = nil }()
-		default:
-			if err := reg.RegisterAuthorizer(auth); err != nil {
-				return err
-			}
-			defer reg.RegisterAuthorizer(nil)
-		}
-		hook := dc.(interface {
-			RegisterPreUpdateHook(msqlite.PreUpdateHookFn)
-		})
-		hook.RegisterPreUpdateHook(c.preUpdate)
-		defer hook.RegisterPreUpdateHook(nil)
-
-		stop := armDeadline(ctx, h.db)
-		err = fn(c)
-		stop()
-		if err != nil && !h.autocommit() {
-			c.suspended = true
-			_ = h.exec("ROLLBACK")
-		}
-		return s.translate(ctx, c, err)
+		defer remove()
+		return s.runArmed(ctx, c, fn)
 	})
+}
+
+// newCall prepares one call on the driver connection dc: the bounded
+// built-ins, the policy, the reader's statement cache, and which tables are
+// shadow or virtual tables.
+func (s *Store) newCall(ctx context.Context, tier domain.Tier, dc any) (*call, error) {
+	h, err := rawHandle(dc)
+	if err != nil {
+		return nil, err
+	}
+	// Before anything of the agent's runs: the built-ins a deadline
+	// cannot stop are replaced by ones it can (bounded.go).
+	if err := h.registerBounded(); err != nil {
+		return nil, err
+	}
+	c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier, Origin: domain.OriginOf(ctx)}, journalNote: s.journalModeNote()}
+	if tier == domain.TierRead {
+		c.cache = s.stmts.state(dc)
+		c.cache.off = s.opts.NoStatementCache
+	}
+	if tier != domain.TierRead {
+		if c.shadow, c.virtual, err = tableKinds(h); err != nil {
+			return nil, s.translate(ctx, c, err)
+		}
+	} else {
+		// Reads rarely touch shadow tables (an R*Tree connecting does),
+		// so the set is looked up only then, on another connection:
+		// the authorizer must not use its own.
+		c.lazyShadow = func() map[string]bool {
+			m, err := s.shadowTables(ctx)
+			if err != nil {
+				return map[string]bool{}
+			}
+			return m
+		}
+	}
+	c.policy.IsShadow = c.isShadow
+	return c, nil
+}
+
+// limitAgent sets the connection's limits and, for reads and in read-only
+// mode, its read-only switch, before each call: pooled connections keep
+// state between calls.
+func (s *Store) limitAgent(ctx context.Context, c *call) error {
+	h := c.h
+	h.limit(lib.SQLITE_LIMIT_LENGTH, maxValueBytes)
+	// No database can be attached to an agent connection at all, so an
+	// ATTACH fails inside SQLite even if every other layer missed it.
+	h.limit(lib.SQLITE_LIMIT_ATTACHED, 0)
+	if c.cache != nil {
+		// Pooled connections keep state between calls: re-assert the
+		// read-only switch before each read, whatever happened before.
+		if err := c.cache.ensureQueryOnly(h); err != nil {
+			return s.translate(ctx, c, err)
+		}
+	} else if s.opts.ReadOnly {
+		if err := h.exec("PRAGMA query_only = 1"); err != nil {
+			return s.translate(ctx, c, err)
+		}
+	}
+	return nil
+}
+
+// installPolicy installs c's authorizer and pre-update hook on its
+// connection. remove takes them off again (a reader's authorizer stays
+// installed, pointing at no call).
+func (s *Store) installPolicy(c *call) (remove func(), err error) {
+	reg := c.dc.(msqlite.AuthorizerRegisterer)
+	auth := msqlite.AuthorizerFn(c.authorize)
+	if s.opts.skipAuthorizer {
+		auth = nil // tests only: the layers behind it must hold alone
+	}
+	var unauthorize func()
+	switch {
+	case c.cache != nil:
+		// Installed once: setting an authorizer expires every cached
+		// statement of the connection (stmtcache.go).
+		if auth != nil && !c.cache.authOn {
+			if err := reg.RegisterAuthorizer(c.cache.authorize); err != nil {
+				return nil, err
+			}
+			c.cache.authOn = true
+		}
+		c.cache.cur = c
+		unauthorize = func() { c.cache.cur = nil }
+	default:
+		if err := reg.RegisterAuthorizer(auth); err != nil {
+			return nil, err
+		}
+		unauthorize = func() { _ = reg.RegisterAuthorizer(nil) }
+	}
+	hook := c.dc.(interface {
+		RegisterPreUpdateHook(msqlite.PreUpdateHookFn)
+	})
+	hook.RegisterPreUpdateHook(c.preUpdate)
+	return func() {
+		hook.RegisterPreUpdateHook(nil)
+		unauthorize()
+	}, nil
+}
+
+// runArmed runs fn with ctx's deadline armed, rolls back what a failed fn
+// left open, and translates its error for the agent.
+func (s *Store) runArmed(ctx context.Context, c *call, fn func(*call) error) error {
+	stop := armDeadline(ctx, c.h.db)
+	err := fn(c)
+	stop()
+	if err != nil && !c.h.autocommit() {
+		c.suspended = true
+		_ = c.h.exec("ROLLBACK")
+	}
+	return s.translate(ctx, c, err)
 }
 
 // armDeadline interrupts SQLite once ctx is done, repeating until the call
@@ -270,123 +314,4 @@ func armDeadline(ctx context.Context, db uintptr) (stop func()) {
 			<-finished
 		}
 	}
-}
-
-// translate maps what went wrong to the error the agent sees.
-func (s *Store) translate(ctx context.Context, c *call, err error) error {
-	if err == nil {
-		return nil
-	}
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return err
-	}
-	var se *sqliteError
-	if !errors.As(err, &se) {
-		return s.connError(ctx, err)
-	}
-	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
-		return errCancelled()
-	case ctx.Err() != nil && (se.code == lib.SQLITE_INTERRUPT || errors.Is(ctx.Err(), context.DeadlineExceeded)):
-		return s.timeoutError()
-	case se.code == lib.SQLITE_BUSY:
-		return s.busyError()
-	case se.code == lib.SQLITE_NOMEM:
-		return heapError()
-	case se.code == lib.SQLITE_CORRUPT || se.code == lib.SQLITE_NOTADB:
-		return s.damagedError(se.msg)
-	case c != nil && c.denial != "" && se.code == lib.SQLITE_AUTH:
-		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
-	case c != nil && c.denial != "" && strings.Contains(se.msg, "not authorized"):
-		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
-	}
-	return domain.SQLiteError(s.scrub(se.msg))
-}
-
-func (s *Store) timeoutError() error {
-	return domain.Errorf(domain.ErrTimeout, "query exceeded %ss and was cancelled; narrow it, add a LIMIT, or add an index", domain.FormatSeconds(s.opts.QueryTimeout))
-}
-
-// lockError words a failure to take the write lock (BEGIN IMMEDIATE): when
-// another connection keeps it past the busy timeout, or past the call's
-// deadline while this one waits, the agent is told the database is locked,
-// not that its query was slow.
-func (s *Store) lockError(ctx context.Context, err error) error {
-	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
-		return errCancelled()
-	case ctx.Err() != nil || isBusy(err):
-		return s.busyError()
-	}
-	return err
-}
-
-// isBusy reports whether err is SQLite's SQLITE_BUSY ("database is locked"),
-// from the C API or from the database/sql driver.
-func isBusy(err error) bool {
-	var se *sqliteError
-	if errors.As(err, &se) {
-		return se.code == lib.SQLITE_BUSY
-	}
-	var me *msqlite.Error
-	return errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_BUSY
-}
-
-// busyError says the write lock stayed taken by someone else.
-func (s *Store) busyError() error {
-	wait := busyTimeout
-	if q := s.opts.QueryTimeout; q > 0 && q < wait {
-		wait = q
-	}
-	return domain.Errorf(domain.ErrBusy, "%s is locked by another program or server process that holds a write transaction on it; "+
-		"waited %ss, nothing was changed. Retry the call in a moment; if it stays locked, end that program's transaction",
-		s.name, domain.FormatSeconds(wait))
-}
-
-// damagedError keeps SQLite's message and says what it means: the file was
-// cut short or overwritten behind SQLite's back, and the way back is a copy.
-func (s *Store) damagedError(msg string) error {
-	return domain.SQLiteError(s.scrub(msg) + ". " + damagedHint(s.name))
-}
-
-// damagedHint is what to do about a damaged database file.
-func damagedHint(name string) string {
-	return fmt.Sprintf("%[1]s is damaged (cut short, or overwritten by another program); stop writing to it and "+
-		"restore the newest snapshot of it (the snapshot tool's folder), or save what is left with the sqlite3 shell: "+
-		"sqlite3 %[1]s .recover", name)
-}
-
-func errCancelled() error {
-	return domain.Errorf(domain.ErrTimeout, "the call was cancelled before it finished (the client gave up or the server is shutting down); nothing was changed")
-}
-
-// connError reports a failure to get or use a connection.
-func (s *Store) connError(ctx context.Context, err error) error {
-	if errors.Is(ctx.Err(), context.Canceled) {
-		return errCancelled()
-	}
-	if ctx.Err() != nil {
-		return s.timeoutError()
-	}
-	if isBusy(err) {
-		return s.busyError()
-	}
-	var me *msqlite.Error
-	if errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_NOMEM {
-		return heapError()
-	}
-	if errors.As(err, &me) && (me.Code()&0xff == lib.SQLITE_CORRUPT || me.Code()&0xff == lib.SQLITE_NOTADB) {
-		return s.damagedError(err.Error())
-	}
-	return domain.SQLiteError(s.scrub(err.Error()))
-}
-
-// scrub removes absolute paths of the database from a message: agents see the
-// file's name only (docs/decisions.md#errors).
-func (s *Store) scrub(msg string) string {
-	if s.path == "" {
-		return msg
-	}
-	return strings.ReplaceAll(msg, s.path, s.name)
 }

@@ -1,0 +1,136 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	msqlite "modernc.org/sqlite"
+	lib "modernc.org/sqlite/lib"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// What an agent call or a server statement sees go wrong, as the error the
+// agent gets: a *domain.Error of the right kind whose text says what to do
+// next, with the database's path cut to its file name in SQLite's messages.
+
+// translate maps what went wrong to the error the agent sees.
+func (s *Store) translate(ctx context.Context, c *call, err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	var se *sqliteError
+	if !errors.As(err, &se) {
+		return s.connError(ctx, err)
+	}
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return errCancelled()
+	case ctx.Err() != nil && (se.code == lib.SQLITE_INTERRUPT || errors.Is(ctx.Err(), context.DeadlineExceeded)):
+		return s.timeoutError()
+	case se.code == lib.SQLITE_BUSY:
+		return s.busyError()
+	case se.code == lib.SQLITE_NOMEM:
+		return heapError()
+	case se.code == lib.SQLITE_CORRUPT || se.code == lib.SQLITE_NOTADB:
+		return s.damagedError(se.msg)
+	case c != nil && c.denial != "" && se.code == lib.SQLITE_AUTH:
+		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
+	case c != nil && c.denial != "" && strings.Contains(se.msg, "not authorized"):
+		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
+	}
+	return domain.SQLiteError(s.scrub(se.msg))
+}
+
+func (s *Store) timeoutError() error {
+	return domain.Errorf(domain.ErrTimeout, "query exceeded %ss and was cancelled; narrow it, add a LIMIT, or add an index", domain.FormatSeconds(s.opts.QueryTimeout))
+}
+
+// lockError words a failure to take the write lock (BEGIN IMMEDIATE): when
+// another connection keeps it past the busy timeout, or past the call's
+// deadline while this one waits, the agent is told the database is locked,
+// not that its query was slow.
+func (s *Store) lockError(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return errCancelled()
+	case ctx.Err() != nil || isBusy(err):
+		return s.busyError()
+	}
+	return err
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY ("database is locked"),
+// from the C API or from the database/sql driver.
+func isBusy(err error) bool {
+	var se *sqliteError
+	if errors.As(err, &se) {
+		return se.code == lib.SQLITE_BUSY
+	}
+	var me *msqlite.Error
+	return errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_BUSY
+}
+
+// busyError says the write lock stayed taken by someone else.
+func (s *Store) busyError() error {
+	wait := busyTimeout
+	if q := s.opts.QueryTimeout; q > 0 && q < wait {
+		wait = q
+	}
+	return domain.Errorf(domain.ErrBusy, "%s is locked by another program or server process that holds a write transaction on it; "+
+		"waited %ss, nothing was changed. Retry the call in a moment; if it stays locked, end that program's transaction",
+		s.name, domain.FormatSeconds(wait))
+}
+
+// damagedError keeps SQLite's message and says what it means: the file was
+// cut short or overwritten behind SQLite's back, and the way back is a copy.
+func (s *Store) damagedError(msg string) error {
+	return domain.SQLiteError(s.scrub(msg) + ". " + damagedHint(s.name))
+}
+
+// damagedHint is what to do about a damaged database file.
+func damagedHint(name string) string {
+	return fmt.Sprintf("%[1]s is damaged (cut short, or overwritten by another program); stop writing to it and "+
+		"restore the newest snapshot of it (the snapshot tool's folder), or save what is left with the sqlite3 shell: "+
+		"sqlite3 %[1]s .recover", name)
+}
+
+func errCancelled() error {
+	return domain.Errorf(domain.ErrTimeout, "the call was cancelled before it finished (the client gave up or the server is shutting down); nothing was changed")
+}
+
+// connError reports a failure to get or use a connection.
+func (s *Store) connError(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return errCancelled()
+	}
+	if ctx.Err() != nil {
+		return s.timeoutError()
+	}
+	if isBusy(err) {
+		return s.busyError()
+	}
+	var me *msqlite.Error
+	if errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_NOMEM {
+		return heapError()
+	}
+	if errors.As(err, &me) && (me.Code()&0xff == lib.SQLITE_CORRUPT || me.Code()&0xff == lib.SQLITE_NOTADB) {
+		return s.damagedError(err.Error())
+	}
+	return domain.SQLiteError(s.scrub(err.Error()))
+}
+
+// scrub removes absolute paths of the database from a message: agents see the
+// file's name only (docs/decisions.md#errors).
+func (s *Store) scrub(msg string) string {
+	if s.path == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, s.path, s.name)
+}
