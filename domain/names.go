@@ -26,12 +26,6 @@ func IsInternalName(name string) bool {
 	return len(name) >= len(prefix) && equalFoldASCII(name[:len(prefix)], prefix)
 }
 
-// QuoteIdent quotes name as an SQL identifier: in double quotes, with every
-// double quote inside doubled.
-func QuoteIdent(name string) string {
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
-
 // ValidateViewName returns the stripped view name when it is a plain
 // identifier that is not a server object. A malformed name is
 // [ErrInvalidArgument]; a server table or view name, in any letter case, is

@@ -61,18 +61,6 @@ func TestIsInternalName(t *testing.T) {
 	}
 }
 
-func TestQuoteIdent(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"recent", `"recent"`},
-		{`a"b`, `"a""b"`},
-		{`""`, `""""""`},
-		{"", `""`},
-		{"with space", `"with space"`},
-	} {
-		assert.Equal(t, tc.want, domain.QuoteIdent(tc.in), tc.in)
-	}
-}
-
 func TestValidateViewName(t *testing.T) {
 	const badName = "view name must match [A-Za-z_][A-Za-z0-9_]*"
 	for _, tc := range []struct {

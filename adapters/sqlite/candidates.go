@@ -32,15 +32,15 @@ func (cs *CandidateSource) Candidates(ctx context.Context, q domain.CandidateQue
 	if q.KeyColumn == "" {
 		b.WriteString("rowid")
 	} else {
-		b.WriteString(domain.QuoteIdent(q.KeyColumn))
+		b.WriteString(quoteIdent(q.KeyColumn))
 	}
 	b.WriteString(" AS __key")
 	for _, c := range q.Columns {
 		b.WriteString(", ")
-		b.WriteString(domain.QuoteIdent(c))
+		b.WriteString(quoteIdent(c))
 	}
 	b.WriteString(" FROM ")
-	b.WriteString(domain.QuoteIdent(q.Table))
+	b.WriteString(quoteIdent(q.Table))
 	if w := strings.TrimSpace(q.Where); w != "" {
 		b.WriteString(" WHERE (")
 		b.WriteString(w)

@@ -241,7 +241,7 @@ func (c *call) countRows(tables []string) (int64, error) {
 	defer func() { c.suspended = false }()
 	var total int64
 	for _, t := range tables {
-		st, _, err := c.h.prepare("SELECT count(*) FROM " + domain.QuoteIdent(t))
+		st, _, err := c.h.prepare("SELECT count(*) FROM " + quoteIdent(t))
 		if err != nil {
 			return 0, err
 		}

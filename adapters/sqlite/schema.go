@@ -71,7 +71,7 @@ ORDER BY m.type, m.name`)
 
 func (sr *SchemaReader) count(ctx context.Context, table string) (int64, error) {
 	var n int64
-	err := sr.db.readers.QueryRowContext(ctx, "SELECT count(*) FROM "+domain.QuoteIdent(table)).Scan(&n)
+	err := sr.db.readers.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(table)).Scan(&n)
 	if err != nil {
 		return 0, sr.db.connError(ctx, err)
 	}

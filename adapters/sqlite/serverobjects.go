@@ -130,7 +130,7 @@ func (s *Store) serverObjectError(p serverObjectProblem) error {
 	case !p.repairable:
 		return fmt.Errorf("%s: server %s %s does not have the server's definition; the server never rewrites a table that holds data: "+
 			"open another --db file, or rename it with the sqlite3 shell (ALTER TABLE %s RENAME TO ...) and restart",
-			s.name, e.Type, domain.Quote(e.Name), domain.QuoteIdent(e.Name))
+			s.name, e.Type, domain.Quote(e.Name), quoteIdent(e.Name))
 	case p.extra:
 		return fmt.Errorf("%s: %s %s on server table %s was not made by the server (it could drop or forge audit and memory rows); "+
 			"restart with --repair-server-objects to drop it, or drop it with the sqlite3 shell",
@@ -156,7 +156,7 @@ func (s *Store) verifyServerObjects(ctx context.Context, conn *sql.Conn) error {
 		}
 	}
 	for _, p := range problems {
-		drop := "DROP " + strings.ToUpper(p.entry.Type) + " " + domain.QuoteIdent(p.entry.Name)
+		drop := "DROP " + strings.ToUpper(p.entry.Type) + " " + quoteIdent(p.entry.Name)
 		if _, err := conn.ExecContext(ctx, drop); err != nil {
 			return fmt.Errorf("%s: repair %s %s: %s", s.name, p.entry.Type, domain.Quote(p.entry.Name), s.scrub(err.Error()))
 		}

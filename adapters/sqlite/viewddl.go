@@ -14,7 +14,7 @@ import (
 func viewDDL(v domain.View) string {
 	var b strings.Builder
 	b.WriteString("CREATE VIEW ")
-	b.WriteString(domain.QuoteIdent(v.Name))
+	b.WriteString(quoteIdent(v.Name))
 	b.WriteString(" AS\n")
 	if d := domain.CollapseSpace(v.Description); d != "" {
 		b.WriteString("-- description: ")

@@ -72,7 +72,7 @@ func (w *ViewWriter) ReplaceView(ctx context.Context, v domain.View, replace boo
 			if len(triggers) > 0 {
 				return domain.Errorf(domain.ErrConflict, "%s", domain.ViewTriggersMessage(name, triggers))
 			}
-			if _, err := conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+domain.QuoteIdent(name)); err != nil {
+			if _, err := conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+quoteIdent(name)); err != nil {
 				return err
 			}
 		}
@@ -80,12 +80,12 @@ func (w *ViewWriter) ReplaceView(ctx context.Context, v domain.View, replace boo
 			return err
 		}
 		// SQLite checks a view's body only when it is used: use it now.
-		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(name)+" LIMIT 0"); err != nil {
+		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+quoteIdent(name)+" LIMIT 0"); err != nil {
 			return domain.Errorf(domain.ErrInvalidArgument, "%s", domain.BrokenViewMessage(name, w.db.scrub(err.Error()), replace))
 		}
 		// Other views that read this one must keep working too.
 		for _, v := range working {
-			if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(v)+" LIMIT 0"); err != nil {
+			if _, err := conn.ExecContext(ctx, "SELECT * FROM "+quoteIdent(v)+" LIMIT 0"); err != nil {
 				return domain.Errorf(domain.ErrConflict, "%s", domain.DependentViewMessage(name, v, w.db.scrub(err.Error())))
 			}
 		}
@@ -124,7 +124,7 @@ func workingViews(ctx context.Context, conn *sql.Conn, name string) ([]string, e
 	}
 	var out []string
 	for _, v := range views {
-		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+domain.QuoteIdent(v)+" LIMIT 0"); err == nil {
+		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+quoteIdent(v)+" LIMIT 0"); err == nil {
 			out = append(out, v)
 		}
 	}

@@ -158,7 +158,7 @@ func (w *fuzzWorld) expand(q string) string { return w.env.expand(q) }
 // sees it: every rowid and column value, in rowid order.
 func (w *fuzzWorld) virtualRows(t *testing.T, table string) []string {
 	t.Helper()
-	rows, err := w.in.db.Query("SELECT rowid, * FROM " + domain.QuoteIdent(table) + " ORDER BY rowid")
+	rows, err := w.in.db.Query("SELECT rowid, * FROM " + sqlIdent(table) + " ORDER BY rowid")
 	require.NoError(t, err)
 	defer rows.Close()
 	cols, err := rows.Columns()

@@ -187,11 +187,11 @@ func (in *inspector) dumpQuery(t *testing.T) string {
 			exprs, order = append(exprs, "rowid"), " ORDER BY rowid"
 		}
 		for _, c := range strings.Split(f[2], "\x1e") {
-			q := domain.QuoteIdent(c)
+			q := sqlIdent(c)
 			exprs = append(exprs, "typeof("+q+") || coalesce(length(CAST("+q+" AS BLOB)), '') || ':' || CASE typeof("+q+") WHEN 'real' THEN quote("+q+") ELSE coalesce(CAST("+q+" AS BLOB), '') END")
 		}
 		parts = append(parts, fmt.Sprintf("SELECT %s, %t, (SELECT group_concat(r, char(30, 31)) FROM (SELECT %s AS r FROM %s%s))",
-			sqlString(name), rowid, strings.Join(exprs, " || '|' || "), domain.QuoteIdent(name), order))
+			sqlString(name), rowid, strings.Join(exprs, " || '|' || "), sqlIdent(name), order))
 	}
 	return strings.Join(parts, "\nUNION ALL ")
 }
