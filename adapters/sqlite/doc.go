@@ -1,7 +1,10 @@
 // Package sqlite is the SQLite adapter: it opens the database file with
 // modernc.org/sqlite (pure Go, no cgo), bootstraps the server tables, runs
 // agent SQL under the statement policy of package domain, and implements the
-// catalog, memory and audit ports.
+// statement runner, schema reader, view writer, candidate source, memory
+// store and audit sink ports. [Store] owns the database's connections; each
+// port is one service over it, named for the port and built with its New
+// function (NewStatementRunner, ...).
 //
 // Agent statements do not go through database/sql's Query: this package
 // steps them with SQLite's own C API (modernc.org/sqlite/lib) on a connection

@@ -59,8 +59,14 @@ type Options struct {
 	NoAutoCheckpoint bool
 }
 
-// Store is one SQLite database file. It implements the statement runner,
-// catalog, memory and audit ports. Close it when done.
+// Store is one SQLite database file: it owns the connection pools and their
+// lifecycle (Open, bootstrap, the check of the server's objects, Close)
+// and what the pools share (the write turn, the reader statement caches,
+// the audit group commit). It implements no port itself: each port has a
+// service over the Store, in its own file: [StatementRunner] (runner.go),
+// [SchemaReader] (schema.go), [ViewWriter] (views.go), [CandidateSource]
+// (candidates.go), [MemoryStore] (memory.go) and [AuditSink] (audit.go).
+// Close it when done.
 type Store struct {
 	path string // absolute path (read-only: every link resolved), scrubbed from messages
 	name string // file name shown instead
