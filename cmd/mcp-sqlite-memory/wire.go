@@ -72,7 +72,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 		return nil, err
 	}
 	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars,
-		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != ""})
+		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != "", ReadCacheBytes: readCacheBytes(cfg.Limits.MaxSQLiteHeapBytes)})
 	if err != nil {
 		return nil, err
 	}
@@ -134,3 +134,14 @@ func logRepaired(log *slog.Logger, store *sqlite.Store) {
 }
 
 var _ ports.Tools = (*app.Service)(nil)
+
+// readCacheBytes is the page cache of each agent read connection: half of
+// SQLite's heap cap, the soft limit at which SQLite stops every page cache
+// from growing anyway (LimitHeap), so the caches can never take the memory
+// the statements need; 32 MiB when the heap is not capped.
+func readCacheBytes(maxHeap int) int {
+	if maxHeap <= 0 {
+		return 32 << 20
+	}
+	return maxHeap / 2
+}
