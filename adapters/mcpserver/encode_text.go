@@ -26,8 +26,9 @@ import (
 // Through the SDK's public extension points only: a receiving middleware
 // (middleware) swaps the text of a large tools/call answer for a
 // placeholder and keeps the text; the transport (appendMessage) finds the
-// placeholder where the SDK always writes the first text block, at the very
-// start of the result, and writes the text escaped by encoding/json,
+// placeholder where the SDK always writes the first text block (first in
+// the result, or right after its _meta) and writes the text escaped by
+// encoding/json,
 // exactly the bytes the SDK would have written (TestTextSplicerMatchesSDK).
 //
 // A placeholder can never be confused with agent data: it holds a random
@@ -39,26 +40,33 @@ import (
 // would, with the text put back.
 type textSplicer struct {
 	secret string // "mcp-sqlite-memory-text-<32 hex digits>-"
-	start  []byte // spliceResultPrefix + secret
 
 	mu      sync.Mutex
 	next    uint64
 	pending map[string]pendingText
 }
 
-// pendingText is a text taken out of a result, and the result.
+// pendingText is a text taken out of a result, the block that held it and
+// the result.
 type pendingText struct {
-	res  *mcp.CallToolResult
-	text string
+	res   *mcp.CallToolResult
+	block *mcp.TextContent
+	text  string
 }
 
 // spliceMinBytes is the smallest text the splicer takes: below it the
 // SDK's passes cost less than the bookkeeping.
 const spliceMinBytes = 4 << 10
 
-// spliceResultPrefix is how the SDK starts a tool result whose first
-// content block is text, when the result has no _meta.
-const spliceResultPrefix = `{"content":[{"type":"text","text":"`
+// How the SDK starts a tool result whose first content block is text:
+// spliceResultPrefix when the result has no _meta; with _meta (the SDK
+// adds serverInfo there for clients of protocol 2026-07-28), spliceMetaKey,
+// the _meta object, then spliceContentKey.
+const (
+	spliceResultPrefix = `{"content":[{"type":"text","text":"`
+	spliceMetaKey      = `{"_meta":`
+	spliceContentKey   = `,"content":[{"type":"text","text":"`
+)
 
 type splicerKey struct{}
 
@@ -66,7 +74,7 @@ func newTextSplicer() *textSplicer {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
 	secret := "mcp-sqlite-memory-text-" + hex.EncodeToString(b[:]) + "-"
-	return &textSplicer{secret: secret, start: []byte(spliceResultPrefix + secret), pending: map[string]pendingText{}}
+	return &textSplicer{secret: secret, pending: map[string]pendingText{}}
 }
 
 // withSplicer is ctx carrying sp for the middleware: only the session whose
@@ -96,7 +104,7 @@ func spliceMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		sp.mu.Lock()
 		sp.next++
 		ph := sp.secret + strconv.FormatUint(sp.next, 10)
-		sp.pending[ph] = pendingText{res: r, text: tc.Text}
+		sp.pending[ph] = pendingText{res: r, block: tc, text: tc.Text}
 		sp.mu.Unlock()
 		tc.Text = ph
 		return res, err
@@ -110,24 +118,24 @@ func (sp *textSplicer) appendMessage(dst []byte, msg jsonrpc.Message) ([]byte, e
 	if sp == nil || !ok || r.Error != nil || len(r.Result) == 0 {
 		return appendMessage(dst, msg)
 	}
-	ph, p, ok := sp.take(r.Result)
+	at, ph, p, ok := sp.take(r.Result)
 	if !ok {
 		return appendMessage(dst, msg)
 	}
 	var result []byte
-	if ph != "" {
-		// The placeholder is where the SDK writes the first text block.
-		tail := r.Result[len(spliceResultPrefix)+len(ph):]
+	if at >= 0 {
+		// The placeholder is where the SDK writes the first text block:
+		// r.Result[at:] starts with it and its closing quote.
 		result = make([]byte, 0, len(r.Result)+len(p.text)+len(p.text)/8)
-		result = append(result, spliceResultPrefix[:len(spliceResultPrefix)-1]...)
+		result = append(result, r.Result[:at-1]...) // up to the opening quote
 		var err error
 		if result, err = appendJSONString(result, p.text); err != nil {
 			return dst, err
 		}
-		result = append(result, tail[1:]...) // tail starts with the closing quote
+		result = append(result, r.Result[at+len(ph)+1:]...)
 	} else {
 		// Elsewhere: marshal the result again as the SDK does, text put back.
-		p.res.Content[0].(*mcp.TextContent).Text = p.text
+		p.block.Text = p.text
 		var err error
 		if result, err = sdkMarshal(p.res); err != nil {
 			return dst, err
@@ -139,41 +147,61 @@ func (sp *textSplicer) appendMessage(dst []byte, msg jsonrpc.Message) ([]byte, e
 }
 
 // take removes and returns the pending text whose placeholder result
-// holds: ph is the placeholder when it sits at the start of the result,
-// "" when it sits elsewhere; ok is false when the result holds no pending
-// placeholder.
-func (sp *textSplicer) take(result []byte) (ph string, p pendingText, ok bool) {
-	if bytes.HasPrefix(result, sp.start) {
-		rest := result[len(spliceResultPrefix):]
-		if end := bytes.IndexByte(rest, '"'); end > 0 {
-			ph = string(rest[:end])
+// holds: at is the placeholder's offset when it is the first text block's
+// string, where the SDK writes the text, -1 when it sits elsewhere; ok is
+// false when the result holds no pending placeholder.
+func (sp *textSplicer) take(result []byte) (at int, ph string, p pendingText, ok bool) {
+	if at = firstTextAt(result); at >= 0 && bytes.HasPrefix(result[at:], []byte(sp.secret)) {
+		if end := bytes.IndexByte(result[at:], '"'); end > 0 {
+			ph = string(result[at : at+end])
 			sp.mu.Lock()
 			p, ok = sp.pending[ph]
 			delete(sp.pending, ph)
 			sp.mu.Unlock()
 			if ok {
-				return ph, p, true
+				return at, ph, p, true
 			}
 		}
 	}
-	// Not at the start: look for a pending placeholder anywhere. The
-	// secret is never written, so it is found only in a result that holds
-	// a placeholder.
-	at := bytes.Index(result, sp.start[len(spliceResultPrefix):])
-	if at < 0 {
-		return "", pendingText{}, false
+	// Not there: look for a pending placeholder anywhere. The secret is
+	// never written, so it is found only in a result that holds one.
+	i := bytes.Index(result, []byte(sp.secret))
+	if i < 0 {
+		return -1, "", pendingText{}, false
 	}
-	rest := result[at:]
-	end := bytes.IndexByte(rest, '"')
+	end := bytes.IndexByte(result[i:], '"')
 	if end < 0 {
-		return "", pendingText{}, false
+		return -1, "", pendingText{}, false
 	}
-	key := string(rest[:end])
+	key := string(result[i : i+end])
 	sp.mu.Lock()
 	p, ok = sp.pending[key]
 	delete(sp.pending, key)
 	sp.mu.Unlock()
-	return "", p, ok
+	return -1, "", p, ok
+}
+
+// firstTextAt is the offset of the first content block's text string in
+// a tool result as the SDK marshals it (just past its opening quote), or
+// -1 when the result does not start that way. A _meta object before it is
+// skipped by a JSON decoder, so no string inside it can pass for the text.
+func firstTextAt(result []byte) int {
+	if bytes.HasPrefix(result, []byte(spliceResultPrefix)) {
+		return len(spliceResultPrefix)
+	}
+	if !bytes.HasPrefix(result, []byte(spliceMetaKey)) {
+		return -1
+	}
+	dec := json.NewDecoder(bytes.NewReader(result[len(spliceMetaKey):]))
+	var meta json.RawMessage
+	if err := dec.Decode(&meta); err != nil || len(meta) == 0 || meta[0] != '{' {
+		return -1
+	}
+	off := len(spliceMetaKey) + int(dec.InputOffset())
+	if !bytes.HasPrefix(result[off:], []byte(spliceContentKey)) {
+		return -1
+	}
+	return off + len(spliceContentKey)
 }
 
 // drop forgets every pending text (the session ended: their answers will

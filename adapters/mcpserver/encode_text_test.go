@@ -8,9 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -131,17 +133,44 @@ func TestTextSplicerLeavesLookalikesAlone(t *testing.T) {
 	assert.Empty(t, sp.pending)
 }
 
+// TestTextSplicerFindsTheTextAfterMeta: the SDK puts _meta (serverInfo,
+// for clients of protocol 2026-07-28) before the content after the
+// middleware ran; the text is still spliced in place, a _meta holding
+// look-alikes of the content key and of the placeholder included.
+func TestTextSplicerFindsTheTextAfterMeta(t *testing.T) {
+	text := strings.Repeat("<a\u2028\xff>", spliceMinBytes)
+	for i, meta := range []mcp.Meta{
+		{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "mcp-sqlite-memory", "version": "1"}},
+		{"k": spliceContentKey + "x", "j": `"}],"content":[{"type":"text","text":"`},
+		{"a": map[string]any{"b": []any{"{", "}", `\"`, 1.5, nil}}},
+	} {
+		sp := newTextSplicer()
+		meta["s"] = sp.secret + "1"
+		var block *mcp.TextContent
+		got := spliceThrough(t, sp, perf3ID(t, 4), &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}},
+			func(r *mcp.CallToolResult) { r.Meta = meta; block = r.Content[0].(*mcp.TextContent) })
+		want := sdkLine(t, perf3ID(t, 4), &mcp.CallToolResult{Meta: meta, Content: []mcp.Content{&mcp.TextContent{Text: text}}})
+		sameLine(t, want, got, fmt.Sprintf("meta %d", i))
+		assert.True(t, strings.HasPrefix(block.Text, sp.secret), "meta %d: spliced in place, not marshalled again", i)
+		assert.Empty(t, sp.pending)
+	}
+}
+
 // TestTextSplicerFallsBackWhenNotAtTheStart: a result whose placeholder
-// is not where the SDK writes the first text (here: _meta added after the
-// middleware) is marshalled again whole, as the SDK would.
+// is not where the SDK writes the first text (here: another block added
+// before it after the middleware) is marshalled again whole, as the SDK
+// would, with the right block's text put back.
 func TestTextSplicerFallsBackWhenNotAtTheStart(t *testing.T) {
 	sp := newTextSplicer()
 	text := strings.Repeat("<a\u2028\xff>", spliceMinBytes)
 	got := spliceThrough(t, sp, perf3ID(t, 4), &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}},
-		func(r *mcp.CallToolResult) { r.Meta = mcp.Meta{"k": "v"} })
-	want := sdkLine(t, perf3ID(t, 4), &mcp.CallToolResult{Meta: mcp.Meta{"k": "v"}, Content: []mcp.Content{&mcp.TextContent{Text: text}}})
+		func(r *mcp.CallToolResult) {
+			r.Content = append([]mcp.Content{&mcp.TextContent{Text: "first"}}, r.Content...)
+		})
+	want := sdkLine(t, perf3ID(t, 4), &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "first"}, &mcp.TextContent{Text: text}}})
 	sameLine(t, want, got, "fallback")
 	assert.NotContains(t, got, sp.secret)
+	assert.Empty(t, sp.pending)
 }
 
 // TestTextSplicerOnlyForItsSession: without the splicer in the context
@@ -250,4 +279,83 @@ func sameLine(t *testing.T, want, got, what string) {
 	}
 	assert.Failf(t, "lines differ", "%s: lengths %d / %d, first difference at byte %d: want %q, got %q", what, len(want), len(got), i,
 		want[max(0, i-40):min(len(want), i+40)], got[max(0, i-40):min(len(got), i+40)])
+}
+
+// teeCloser records every line written to it and passes it on.
+type teeCloser struct {
+	mu    sync.Mutex
+	lines []string
+	w     io.WriteCloser
+}
+
+func (t *teeCloser) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.lines = append(t.lines, string(p))
+	t.mu.Unlock()
+	return t.w.Write(p)
+}
+
+func (t *teeCloser) Close() error { return t.w.Close() }
+
+// TestTextSplicerThroughTheSDKClient: the SDK's own client (protocol
+// 2026-07-28, where the SDK adds _meta to every result) calls a real SDK
+// server over the stdio transport; every raw line the server writes is
+// the same with and without the splicer, and the client reads each text
+// whole.
+func TestTextSplicerThroughTheSDKClient(t *testing.T) {
+	texts := bigTexts(t)[:30]
+	run := func(splice bool) (lines, read []string) {
+		srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+		srv.AddReceivingMiddleware(spliceMiddleware)
+		srv.AddTool(&mcp.Tool{Name: "big", InputSchema: &jsonschema.Schema{Type: "object"}}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ N int }
+			_ = json.Unmarshal(req.Params.Arguments, &in)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: texts[in.N]}}}, nil
+		})
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		tee := &teeCloser{w: outW}
+		g := newFrameGuard(inR, io.Discard, 1<<20, func(refusal) []byte { return nil }, nil, slog.New(slog.DiscardHandler), newExchange())
+		tr := &guardTransport{guard: g, out: tee}
+		ctx := context.Background()
+		if splice {
+			tr.splice = newTextSplicer()
+			ctx = withSplicer(ctx, tr.splice)
+		}
+		done := make(chan error, 1)
+		go func() { done <- srv.Run(ctx, tr) }()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW, MaxLineLength: -1}, nil)
+		require.NoError(t, err)
+		for i, text := range texts {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "big", Arguments: map[string]any{"N": i}})
+			require.NoError(t, err)
+			require.Len(t, res.Content, 1)
+			got := res.Content[0].(*mcp.TextContent).Text
+			read = append(read, got)
+			if utf8.ValidString(text) {
+				assert.True(t, text == got, "text %d read whole", i)
+			}
+		}
+		require.NoError(t, cs.Close())
+		<-done
+		tee.mu.Lock()
+		defer tee.mu.Unlock()
+		if splice {
+			assert.Empty(t, tr.splice.pending)
+			for _, l := range tee.lines {
+				assert.NotContains(t, l, tr.splice.secret, "a placeholder is never written")
+			}
+		}
+		return slices.Clone(tee.lines), read
+	}
+	plain, plainRead := run(false)
+	spliced, splicedRead := run(true)
+	assert.True(t, slices.Equal(plainRead, splicedRead), "the client reads the same texts")
+	require.Len(t, spliced, len(plain))
+	sawMeta := false
+	for i := range plain {
+		sameLine(t, plain[i], spliced[i], fmt.Sprintf("line %d", i))
+		sawMeta = sawMeta || strings.Contains(plain[i], `"result":{"_meta":{`)
+	}
+	assert.True(t, sawMeta, "the SDK client's protocol puts _meta first in results")
 }
