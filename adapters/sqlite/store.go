@@ -65,6 +65,8 @@ type Options struct {
 	// page from the file once instead of once per visit when its working
 	// set fits (BenchmarkStoreJoin). The caches are SQLite heap: under
 	// LimitHeap they stop growing at the soft limit, whatever this says.
+	// SQLite's sorter buffers up to the cache size before it spills, so
+	// this also raises the memory peak of a large ORDER BY or DISTINCT.
 	ReadCacheBytes int
 }
 

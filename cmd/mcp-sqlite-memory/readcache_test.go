@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestReadCacheBytesIsHalfTheHeap: each read connection's page cache is
-// the soft heap limit (half the cap), where SQLite stops it anyway.
-func TestReadCacheBytesIsHalfTheHeap(t *testing.T) {
-	assert.Equal(t, 32<<20, readCacheBytes(64<<20))
-	assert.Equal(t, 8<<20, readCacheBytes(16<<20))
-	assert.Equal(t, 32<<20, readCacheBytes(0), "no cap: 32 MiB")
+// TestReadCacheBytesIsAQuarterOfTheHeap: each read connection's page
+// cache is a quarter of SQLite's heap cap, 16 MiB without a cap.
+func TestReadCacheBytesIsAQuarterOfTheHeap(t *testing.T) {
+	assert.Equal(t, 16<<20, readCacheBytes(64<<20))
+	assert.Equal(t, 4<<20, readCacheBytes(16<<20))
+	assert.Equal(t, 16<<20, readCacheBytes(0), "no cap: 16 MiB")
 }

@@ -57,12 +57,12 @@ INSERT INTO items SELECT x, (x - 1) % 100000 + 1, 'product ' || (x % 500), x % 5
 func BenchmarkStoreJoin(b *testing.B) {
 	ctx := context.Background()
 	path := bigShop(b)
-	// cache=2MiB is SQLite's default page cache, cache=32MiB the one the
+	// cache=2MiB is SQLite's default page cache, cache=16MiB the one the
 	// server gives each read connection under the default heap cap.
 	for _, c := range []struct {
 		name  string
 		bytes int
-	}{{"cache=2MiB", 0}, {"cache=32MiB", 32 << 20}} {
+	}{{"cache=2MiB", 0}, {"cache=16MiB", 16 << 20}} {
 		b.Run(c.name, func(b *testing.B) {
 			st, err := sqlite.Open(ctx, path, sqlite.Options{ReadCacheBytes: c.bytes})
 			require.NoError(b, err)
