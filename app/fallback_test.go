@@ -11,6 +11,8 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
 )
 
 // searcherFn is a stub engine.
@@ -39,4 +41,16 @@ func TestFallbackKeepsOtherErrors(t *testing.T) {
 	})
 	err := app.FallbackSearcher{Primary: bad, Fallback: regexp2.New()}.Search(context.Background(), domain.SearchQuery{Pattern: "("}, slices.Values([]string{"a"}), func(domain.LineMatch) error { return nil })
 	assert.ErrorIs(t, err, domain.ErrInvalidArgument)
+}
+
+// The fallback searcher is a third implementation of the port: with a
+// primary that cannot start it must answer exactly as the engine it falls
+// back to, which the contract holds to ripgrep's answers.
+func TestFallbackSearcherContract(t *testing.T) {
+	cannotStart := searcherFn(func(context.Context, domain.SearchQuery, iter.Seq[string], func(domain.LineMatch) error) error {
+		return domain.Errorf(domain.ErrUnavailable, "rg cannot start")
+	})
+	contract.TestTextSearcher(t, func(*testing.T) ports.TextSearcher {
+		return app.FallbackSearcher{Primary: cannotStart, Fallback: regexp2.New()}
+	})
 }

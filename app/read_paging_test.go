@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,41 +14,8 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
-
-// pagingRows is a statement runner whose every read returns the same rows
-// (id, body), as a table with a stable ORDER BY would.
-type pagingRows struct {
-	ports.StatementRunner // only Read is called
-	rows                  [][]any
-}
-
-func (p pagingRows) Read(_ context.Context, _ string, columns func([]string), row ports.RowFunc) error {
-	columns([]string{"id", "body"})
-	for _, r := range p.rows {
-		if !row(r) {
-			return nil
-		}
-	}
-	return nil
-}
-
-// pagingUnused stands for the catalog and the memory store, which
-// read_query never calls.
-type pagingUnused struct {
-	ports.Catalog
-	ports.MemoryStore
-}
-
-// pagingAudit accepts every audit row.
-type pagingAudit struct{}
-
-func (pagingAudit) Record(context.Context, domain.AuditEntry) error { return nil }
-
-// pagingClock is a fixed clock.
-type pagingClock struct{}
-
-func (pagingClock) Now() time.Time { return time.Unix(0, 0) }
 
 var nextPage = regexp.MustCompile(`next page: offset=(\d+);`)
 
@@ -105,10 +71,10 @@ func TestReadQueryPagingReturnsEveryRowOnce(t *testing.T) {
 				}
 				l := domain.DefaultLimits()
 				l.MaxResultBytes, l.MaxCellChars, l.MaxRows = maxBytes, maxCell, 1000
-				svc := app.New(app.Deps{
-					Statements: pagingRows{rows: rows}, Catalog: pagingUnused{}, Memory: pagingUnused{},
-					Audit: pagingAudit{}, Clock: pagingClock{},
-				}, app.Options{Limits: l})
+				db := fake.NewStore()
+				db.Statements.Columns, db.Statements.Rows = []string{"id", "body"}, rows
+				svc := app.New(app.Deps{Statements: db, Schema: db, Views: db, Candidates: db, Memory: db, Audit: db, Clock: fake.NewClock(epoch)},
+					app.Options{Limits: l})
 				ids := followPages(t, svc, limit)
 				want := make([]int64, len(rows))
 				for i := range want {

@@ -59,6 +59,14 @@ type SchemaObject struct {
 	Type, Name, TableName, SQL string
 }
 
+// View is a view create_view stores: its validated name
+// ([ValidateViewName]), the agent's description of it, and its SELECT
+// ([NormalizeViewBody]). How it is written down as SQL is the store's
+// business.
+type View struct {
+	Name, Description, Body string
+}
+
 // CandidateQuery selects the rows search_text scans.
 type CandidateQuery struct {
 	Table string

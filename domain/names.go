@@ -68,24 +68,6 @@ func CollapseSpace(s string) string {
 	return strings.Join(strings.FieldsFunc(s, isPythonSpace), " ")
 }
 
-// ViewDDL builds the statement create_view runs: `CREATE VIEW "<name>" AS`,
-// a newline, then `-- description: <collapsed description>` and a newline when
-// the collapsed description is not empty, then the body (already normalised
-// by [NormalizeViewBody]).
-func ViewDDL(name, description, body string) string {
-	var b strings.Builder
-	b.WriteString("CREATE VIEW ")
-	b.WriteString(QuoteIdent(name))
-	b.WriteString(" AS\n")
-	if d := CollapseSpace(description); d != "" {
-		b.WriteString("-- description: ")
-		b.WriteString(d)
-		b.WriteString("\n")
-	}
-	b.WriteString(body)
-	return b.String()
-}
-
 // isPlainIdent reports whether s matches ^[A-Za-z_][A-Za-z0-9_]*$.
 func isPlainIdent(s string) bool {
 	if s == "" {

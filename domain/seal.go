@@ -37,28 +37,29 @@ func (c Checkpoint) SealPayload() []byte {
 	return append(b, ']')
 }
 
-// sealPrefix starts the content of the seal of checkpoint id.
-func sealPrefix(id int64) string {
-	return "checkpoint " + strconv.FormatInt(id, 10) + " sealed: sha256 "
+// SealLead and SealMark frame the checkpoint's id at the start of every
+// seal's content: "checkpoint <id> sealed: sha256 <hex>". A store that
+// looks seals up by text builds its own query from them.
+const (
+	SealLead = "checkpoint "
+	SealMark = " sealed: sha256 "
+)
+
+// SealPrefix starts the content of the seal of checkpoint id.
+func SealPrefix(id int64) string {
+	return SealLead + strconv.FormatInt(id, 10) + SealMark
 }
 
 // SealContent is the content of c's seal event.
 func (c Checkpoint) SealContent() string {
 	sum := sha256.Sum256(c.SealPayload())
-	return sealPrefix(c.ID) + hex.EncodeToString(sum[:])
+	return SealPrefix(c.ID) + hex.EncodeToString(sum[:])
 }
-
-// SealPattern is a LIKE pattern that finds the seal of checkpoint id among
-// the events (ASCII only; match with [IsSealOf] afterwards).
-func SealPattern(id int64) string { return sealPrefix(id) + "%" }
-
-// AnySealPattern is a LIKE pattern that finds the seals of all checkpoints.
-const AnySealPattern = "checkpoint % sealed: sha256 %"
 
 // IsSealOf reports whether e claims to be the seal of checkpoint id (its
 // kind and the start of its content), whether or not it matches.
 func IsSealOf(e Event, id int64) bool {
-	return e.Kind == SealKind && strings.HasPrefix(e.Content, sealPrefix(id))
+	return e.Kind == SealKind && strings.HasPrefix(e.Content, SealPrefix(id))
 }
 
 // NewSeal builds the event that seals c, which must be stored (ID set) and

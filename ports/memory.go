@@ -23,7 +23,4 @@ type MemoryStore interface {
 	// it points at still has its hash, and the events after it (most recent
 	// max, oldest first) not of the excluded kinds, with their total count.
 	Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error)
-	// Available reports whether the memory tables exist (false in a
-	// read-only database that never had them).
-	Available(ctx context.Context) (bool, error)
 }

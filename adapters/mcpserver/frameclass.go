@@ -81,7 +81,7 @@ func classify(frame []byte, known func(string) bool) frameRule {
 	if f.method == "" {
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, `invalid request: "method" must be a non-empty string`))
 	}
-	msg, err := jsonrpc.DecodeMessage(frame)
+	msg, err := decodeFrame(frame, w)
 	if err != nil {
 		return refuse(f.refusal(jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message ("+err.Error()+")"))
 	}

@@ -19,9 +19,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -34,8 +32,10 @@ var _ ports.Snapshotter = (*Snapshotter)(nil)
 // means snapshots are off.
 type Options struct {
 	// Dir is the snapshot folder. Empty means `<db dir>/<db stem>.snapshots`.
-	// A leading `~` or `~user` is expanded; a relative folder is resolved
-	// against the working directory when [New] runs.
+	// It is taken as given: a leading `~` is a folder named `~` (the
+	// command line expands `~` once, before any adapter sees a path); a
+	// relative folder is resolved against the working directory when [New]
+	// runs.
 	Dir string
 	// Keep is how many snapshots of this database to retain; 0 or less
 	// turns snapshots off.
@@ -66,7 +66,7 @@ func New(dbPath string, opts Options) *Snapshotter {
 	stem := domain.SnapshotStem(db)
 	dir := filepath.Join(filepath.Dir(db), stem+".snapshots")
 	if opts.Dir != "" {
-		dir = absPath(expandHome(opts.Dir))
+		dir = absPath(opts.Dir)
 	}
 	s := &Snapshotter{dbPath: db, stem: stem, dir: dir, keep: opts.Keep, clock: opts.Clock, log: opts.Logger}
 	if s.clock == nil {
@@ -169,33 +169,6 @@ func absPath(p string) string {
 		return abs
 	}
 	return filepath.Clean(p)
-}
-
-// expandHome expands a leading `~` or `~user` the way Python's
-// os.path.expanduser does; a home that cannot be found leaves p unchanged.
-func expandHome(p string) string {
-	if !strings.HasPrefix(p, "~") {
-		return p
-	}
-	name, rest := p[1:], ""
-	if i := strings.IndexFunc(name, func(r rune) bool { return r == '/' || r == filepath.Separator }); i >= 0 {
-		name, rest = name[:i], name[i+1:]
-	}
-	var home string
-	if name == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return p
-		}
-		home = h
-	} else {
-		u, err := user.Lookup(name)
-		if err != nil {
-			return p
-		}
-		home = u.HomeDir
-	}
-	return filepath.Join(home, rest)
 }
 
 // systemClock is the default [ports.Clock].

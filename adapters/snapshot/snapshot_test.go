@@ -35,12 +35,16 @@ func TestSnapshotNamesAndFolder(t *testing.T) {
 			wantDir: func(base string) string { return filepath.Join(base, "elsewhere", "deep") },
 		},
 		{
-			name: "tilde expands to the home folder",
+			// The command line expands ~ (cmd/mcp-sqlite-memory), once: here
+			// it is an ordinary folder name, so a path that reached the
+			// adapter expanded is never expanded a second time.
+			name: "tilde is a folder name here",
 			dir: func(t *testing.T, base string) string {
 				t.Setenv("HOME", filepath.Join(base, "home"))
+				t.Chdir(base)
 				return "~/snaps"
 			},
-			wantDir: func(base string) string { return filepath.Join(base, "home", "snaps") },
+			wantDir: func(base string) string { return filepath.Join(base, "~", "snaps") },
 		},
 		{
 			name: "relative folder resolves against the working directory",

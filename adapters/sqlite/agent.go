@@ -204,7 +204,7 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 		}
 		reg := dc.(msqlite.AuthorizerRegisterer)
 		auth := msqlite.AuthorizerFn(c.authorize)
-		if s.opts.SkipAuthorizer {
+		if s.opts.skipAuthorizer {
 			auth = nil // tests only: the layers behind it must hold alone
 		}
 		switch {

@@ -132,7 +132,7 @@ var readTierAttacks = []struct {
 func TestAuthorizerAloneRefusesReadTierAttacks(t *testing.T) {
 	for _, c := range readTierAttacks {
 		t.Run(c.sql, func(t *testing.T) {
-			s := mustAttackStore(t, sqlite.Options{SkipProgramCheck: true})
+			s := mustAttackStore(t, sqlite.WithoutProgramCheck(sqlite.Options{}))
 			want := attackContent(t, s)
 			dir := filepath.Dir(s.Path())
 			_, err := attackRead(s, strings.ReplaceAll(c.sql, "{{dir}}", dir))

@@ -111,10 +111,10 @@ func TestMemoryAndViewWritesStoreTheirRows(t *testing.T) {
 	require.NoError(t, err)
 	assert.Positive(t, c.ID)
 	assert.Equal(t, 1, auditCount(t, path, fmt.Sprintf("checkpoint %d", c.ID)), "the row sees the stored checkpoint's id")
-	require.NoError(t, s.ReplaceView(ctx, "v", "CREATE VIEW v AS SELECT 1", false, func(name string) domain.AuditEntry { return auditEntry("create_view", "view "+name) }))
+	require.NoError(t, s.ReplaceView(ctx, domain.View{Name: "v", Body: "SELECT 1"}, false, func(name string) domain.AuditEntry { return auditEntry("create_view", "view "+name) }))
 	assert.Equal(t, 1, auditCount(t, path, "view v"))
 	// A failing view leaves neither the view nor a success row.
-	err = s.ReplaceView(ctx, "w", "CREATE VIEW w AS SELEC 1", false, func(name string) domain.AuditEntry { return auditEntry("create_view", "view "+name) })
+	err = s.ReplaceView(ctx, domain.View{Name: "w", Body: "SELEC 1"}, false, func(name string) domain.AuditEntry { return auditEntry("create_view", "view "+name) })
 	require.Error(t, err)
 	assert.Zero(t, auditCount(t, path, "view w"))
 }

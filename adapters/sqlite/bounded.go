@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"sync"
+
 	"modernc.org/libc"
 	lib "modernc.org/sqlite/lib"
 )
@@ -58,13 +60,16 @@ var boundedFuncs = []boundedFunc{
 // mark with the connection, so a new one gets them again.
 const boundedMark = "mcp-sqlite-memory.bounded"
 
+// boundedMarkC is boundedMark as a C string, made once for the process:
+// every agent call looks the mark up (SQLite copies the name it stores).
+var boundedMarkC = sync.OnceValues(func() (uintptr, error) { return libc.CString(boundedMark) })
+
 // registerBounded installs the replacements on one connection, once.
 func (h handle) registerBounded() error {
-	mark, err := libc.CString(boundedMark)
+	mark, err := boundedMarkC()
 	if err != nil {
 		return err
 	}
-	defer libc.Xfree(h.tls, mark)
 	if lib.Xsqlite3_get_clientdata(h.tls, h.db, mark) != 0 {
 		return nil
 	}

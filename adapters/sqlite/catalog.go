@@ -11,7 +11,11 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-var _ ports.Catalog = (*Store)(nil)
+var (
+	_ ports.SchemaReader    = (*Store)(nil)
+	_ ports.ViewWriter      = (*Store)(nil)
+	_ ports.CandidateSource = (*Store)(nil)
+)
 
 // notShadow keeps schema rows that are not real shadow tables, as SQLite
 // itself classifies them (docs/decisions.md#fixes-over-the-reference, item 2), and not internal objects (item 3: an exact,
@@ -199,14 +203,15 @@ func (s *Store) Object(ctx context.Context, name string) (domain.SchemaObject, e
 	return o, nil
 }
 
-// ReplaceView runs the create_view DDL on an internal connection in one
+// ReplaceView runs v's CREATE VIEW (viewDDL) on an internal connection in one
 // transaction, dropping the old view first when replace is set, and stores
 // audit's row in the same transaction. It changes only the view: a view
 // with triggers is not replaced (DROP VIEW would drop them), and a
 // definition that does not work in the new schema (one that reads from the
 // view itself, for one) or that breaks another view is rolled back, so the
 // old view keeps working.
-func (s *Store) ReplaceView(ctx context.Context, name, ddl string, replace bool, audit ports.AuditFunc[string]) error {
+func (s *Store) ReplaceView(ctx context.Context, v domain.View, replace bool, audit ports.AuditFunc[string]) error {
+	name, ddl := v.Name, viewDDL(v)
 	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {

@@ -39,7 +39,7 @@ func writeOpcode(op string, p2, p3 int64) bool {
 // switches the prepared statement into EXPLAIN mode and back, so the
 // statement is compiled once.
 func (s *Store) inspect(c *call, st prepared) error {
-	if c.policy.Tier != domain.TierRead || s.opts.SkipProgramCheck {
+	if c.policy.Tier != domain.TierRead || s.opts.skipProgramCheck {
 		return nil
 	}
 	op, err := firstWrite(st)
@@ -57,11 +57,22 @@ func (s *Store) inspect(c *call, st prepared) error {
 }
 
 // firstWrite returns the first writing opcode of st's program, or "".
+// The program is read in SQLite's memory (firstWriteDirect) when that
+// reading decides as the EXPLAIN listing would; otherwise it is listed.
 func firstWrite(st prepared) (string, error) {
-	tls, p := st.h.tls, st.p
-	if lib.Xsqlite3_stmt_isexplain(tls, p) != 0 {
+	if lib.Xsqlite3_stmt_isexplain(st.h.tls, st.p) != 0 {
 		return "", nil // the agent's own EXPLAIN only lists a program; it runs nothing
 	}
+	if op, ok := firstWriteDirect(st); ok {
+		return op, nil
+	}
+	return firstWriteListed(st)
+}
+
+// firstWriteListed is firstWrite through SQLite's EXPLAIN listing of the
+// program, sub-programs (trigger bodies) included.
+func firstWriteListed(st prepared) (string, error) {
+	tls, p := st.h.tls, st.p
 	if rc := lib.Xsqlite3_stmt_explain(tls, p, 1); rc != lib.SQLITE_OK {
 		return "", st.h.lastError(rc)
 	}

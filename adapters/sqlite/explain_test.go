@@ -15,7 +15,7 @@ import (
 
 // The read tier has two independent layers: the authorizer and, behind it,
 // the inspection of the compiled program (explain.go). These tests switch
-// the authorizer off (Options.SkipAuthorizer) to show that the EXPLAIN layer
+// the authorizer off (WithoutAuthorizer) to show that the EXPLAIN layer
 // refuses every kind of write on its own, and run a wide set of legitimate
 // reads through both layers to show that it never refuses one.
 
@@ -48,7 +48,7 @@ func mustLayersDB(t *testing.T) string {
 		_, err := s.Write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: q}, func([]string) {}, func([]any) bool { return true })
 		require.NoError(t, err, q)
 	}
-	require.NoError(t, s.ReplaceView(ctx, "tagged", "CREATE VIEW tagged AS SELECT tag, count(*) AS n FROM notes GROUP BY tag", false, nil))
+	require.NoError(t, s.ReplaceView(ctx, domain.View{Name: "tagged", Body: "SELECT tag, count(*) AS n FROM notes GROUP BY tag"}, false, nil))
 	return path
 }
 
@@ -149,7 +149,7 @@ func TestProgramCheckAloneRefusesEveryWriteKind(t *testing.T) {
 	path := mustLayersDB(t)
 	for _, c := range writeKinds {
 		t.Run(c.name, func(t *testing.T) {
-			s := mustOpenWith(t, path, sqlite.Options{SkipAuthorizer: true})
+			s := mustOpenWith(t, path, sqlite.WithoutAuthorizer(sqlite.Options{}))
 			before := contentOf(t, s)
 			_, err := readRows(s, c.sql)
 			assert.ErrorIs(t, err, domain.ErrPolicy)
@@ -168,13 +168,13 @@ func TestControlCasesReachTheProgramCheck(t *testing.T) {
 	path := mustLayersDB(t)
 	for _, c := range writeKinds {
 		t.Run(c.name, func(t *testing.T) {
-			s := mustOpenWith(t, path, sqlite.Options{SkipAuthorizer: true, SkipProgramCheck: true})
+			s := mustOpenWith(t, path, sqlite.WithoutAuthorizer(sqlite.WithoutProgramCheck(sqlite.Options{})))
 			_, err := readRows(s, c.sql)
 			assert.NotErrorIs(t, err, domain.ErrPolicy)
 		})
 	}
 	t.Run("statement-text checks stay in the first layer", func(t *testing.T) {
-		s := mustOpenWith(t, path, sqlite.Options{SkipAuthorizer: true, SkipProgramCheck: true})
+		s := mustOpenWith(t, path, sqlite.WithoutAuthorizer(sqlite.WithoutProgramCheck(sqlite.Options{})))
 		for _, q := range []string{"VACUUM", "PRAGMA user_version = 7", "PRAGMA journal_mode (DELETE)"} {
 			_, err := readRows(s, q)
 			assert.ErrorIs(t, err, domain.ErrPolicy, q)
@@ -184,7 +184,7 @@ func TestControlCasesReachTheProgramCheck(t *testing.T) {
 
 func TestQueryOnlyHoldsWithBothLayersOff(t *testing.T) {
 	path := mustLayersDB(t)
-	s := mustOpenWith(t, path, sqlite.Options{SkipAuthorizer: true, SkipProgramCheck: true})
+	s := mustOpenWith(t, path, sqlite.WithoutAuthorizer(sqlite.WithoutProgramCheck(sqlite.Options{})))
 	before := contentOf(t, s)
 	for _, q := range []string{"INSERT INTO notes (body) VALUES ('x')", "DELETE FROM links", "CREATE TABLE t (a)", "DROP TABLE links"} {
 		_, err := readRows(s, q)
@@ -254,7 +254,7 @@ func TestLegitimateReadsPassBothLayersInBothModes(t *testing.T) {
 	}{
 		{"read-write mode", sqlite.Options{}},
 		{"read-only mode", sqlite.Options{ReadOnly: true}},
-		{"program check alone", sqlite.Options{ReadOnly: true, SkipAuthorizer: true}},
+		{"program check alone", sqlite.WithoutAuthorizer(sqlite.Options{ReadOnly: true})},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {

@@ -274,19 +274,23 @@ func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain
 	if seal != nil {
 		return cp.Coverage(seal, false), nil
 	}
-	prefix := strings.TrimSuffix(domain.SealPattern(cp.ID), "%")
+	prefix := domain.SealPrefix(cp.ID)
 	if err := queryOn(ctx, conn, scan, cols+"kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1", domain.SealKind, len(prefix), prefix); err != nil {
 		return 0, err
 	}
 	var before bool
 	if seal == nil {
 		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_events WHERE kind = ? AND content LIKE ? AND id <= ?)",
-			domain.SealKind, domain.AnySealPattern, cp.LastEventID).Scan(&before); err != nil {
+			domain.SealKind, anySealPattern, cp.LastEventID).Scan(&before); err != nil {
 			return 0, err
 		}
 	}
 	return cp.Coverage(seal, before), nil
 }
+
+// anySealPattern is a LIKE pattern that finds the seals of all
+// checkpoints (domain.IsSeal, in SQL).
+const anySealPattern = domain.SealLead + "%" + domain.SealMark + "%"
 
 // queryOn runs a query on one connection and scans every row.
 func queryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q string, args ...any) error {

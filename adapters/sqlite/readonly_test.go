@@ -126,7 +126,7 @@ func exercise(t *testing.T, s *sqlite.Store) []string {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "must not be stored")
 	}, nil)
 	fails("checkpoint", err)
-	fails("create view", s.ReplaceView(ctx, "v", "CREATE VIEW v AS SELECT 1", false, nil))
+	fails("create view", s.ReplaceView(ctx, domain.View{Name: "v", Body: "SELECT 1"}, false, nil))
 	fails("audit row", s.Record(ctx, domain.AuditEntry{TS: memTS, Session: memSession, Tool: "read_query", OK: true}))
 	return texts
 }
@@ -206,7 +206,7 @@ func TestReadOnlySharesALiveWriterFiles(t *testing.T) {
 func TestReadOnlyEngineRefusesWritesWithBothLayersOff(t *testing.T) {
 	path := mustServerDB(t, filepath.Join(t.TempDir(), roFolder))
 	before := stateOf(t, path)
-	s := mustOpenWith(t, path, sqlite.Options{ReadOnly: true, SkipAuthorizer: true, SkipProgramCheck: true})
+	s := mustOpenWith(t, path, sqlite.WithoutAuthorizer(sqlite.WithoutProgramCheck(sqlite.Options{ReadOnly: true})))
 	for _, q := range []string{
 		"INSERT INTO notes (body) VALUES ('x')",
 		"UPDATE memory_events SET content = 'x'",

@@ -106,7 +106,7 @@ func TestStmtCacheRecompileWithoutAuthorizer(t *testing.T) {
 	path := mustLayersDB(t)
 	otherProgram(t, path, "CREATE TABLE x (a)", "INSERT INTO x VALUES (1)")
 	// Without the authorizer only the EXPLAIN layer stands.
-	s := mustOpenWith(t, path, sqlite.Options{SkipAuthorizer: true})
+	s := mustOpenWith(t, path, sqlite.WithoutAuthorizer(sqlite.Options{}))
 	const q = "SELECT * FROM x"
 	for range 2 {
 		_, _, err := cacheRead(t, s, q)

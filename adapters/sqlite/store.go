@@ -32,14 +32,12 @@ type Options struct {
 	// inspectReadOnly for how a WAL database is read). A missing file is an
 	// error, never created.
 	ReadOnly bool
-	// SkipProgramCheck turns off the second read-tier layer (the EXPLAIN
-	// inspection). Tests use it to prove each layer holds on its own.
-	SkipProgramCheck bool
-	// SkipAuthorizer installs no authorizer on agent connections, which
-	// turns off the first layer. It is for tests only, which use it to prove
-	// that the layers behind the authorizer (the EXPLAIN inspection,
-	// query_only, mode=ro) hold on their own; the server never sets it.
-	SkipAuthorizer bool
+	// skipProgramCheck turns off the second read-tier layer (the EXPLAIN
+	// inspection), and skipAuthorizer installs no authorizer on agent
+	// connections, the first layer. Only this package's tests set them
+	// (export_layers_test.go), to prove that each layer holds on its own;
+	// no program can build a store without both.
+	skipProgramCheck, skipAuthorizer bool
 	// NoStatementCache compiles every read-tier statement afresh instead of
 	// keeping it per connection (stmtcache.go). Benchmarks use it to price
 	// the cache, tests to show both paths answer alike.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 )
 
 // toolResult is one tool call's outcome as the CLI prints it with --json:
@@ -33,7 +35,7 @@ func callTool(ctx context.Context, cfg Config, stderr io.Writer, name string, ar
 		return toolResult{}, err
 	}
 	defer w.Close()
-	res, err := callOver(ctx, w, name, args)
+	res, err := callOver(ctx, cfg, w, name, args)
 	if err != nil {
 		return toolResult{}, err
 	}
@@ -42,14 +44,14 @@ func callTool(ctx context.Context, cfg Config, stderr io.Writer, name string, ar
 
 // callOver connects a client to w's server through two pipes and makes
 // one call; the server ends when the client closes its side.
-func callOver(ctx context.Context, w *wiring, name string, args json.RawMessage) (toolResult, error) {
+func callOver(ctx context.Context, cfg Config, w *wiring.Wiring, name string, args json.RawMessage) (toolResult, error) {
 	inR, inW := io.Pipe()   // client → server
 	outR, outW := io.Pipe() // server → client
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	served := make(chan error, 1)
 	go func() {
-		err := w.server.Serve(ctx, inR, outW)
+		err := w.Server.Serve(ctx, inR, outW)
 		_ = outW.Close()
 		served <- err
 	}()
@@ -68,7 +70,7 @@ func callOver(ctx context.Context, w *wiring, name string, args json.RawMessage)
 	}
 	if !known {
 		_ = cs.Close()
-		return toolResult{}, usagef("no tool %q here: run %s call --db PATH without a tool to list the tools this database offers%s", name, progName, readOnlyNote(w.cfg))
+		return toolResult{}, usagef("no tool %q here: run %s call --db PATH without a tool to list the tools this database offers%s", name, progName, readOnlyNote(cfg))
 	}
 	out, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	_ = cs.Close()
@@ -195,7 +197,7 @@ func listTools(ctx context.Context, cfg Config, stdout, stderr io.Writer) error 
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: progName + "-cli", Version: buildVersion()}, nil)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := w.server.Connect(cctx, st, nil)
+	ss, err := w.Server.Connect(cctx, st, nil)
 	if err != nil {
 		return err
 	}

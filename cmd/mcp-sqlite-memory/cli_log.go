@@ -116,7 +116,7 @@ func runLog(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writ
 	rows := []auditRow{}
 	cctx, cancel := context.WithTimeout(ctx, cfg.Limits.QueryTimeout)
 	defer cancel()
-	err = w.auditStore.Read(cctx, q, func([]string) {}, func(v []any) bool {
+	err = w.AuditStore.Read(cctx, q, func([]string) {}, func(v []any) bool {
 		rows = append(rows, auditRow{
 			ID: asInt(v[0]), TS: asText(v[1]), Session: asText(v[2]), Tool: asText(v[3]), OK: asInt(v[4]) != 0,
 			Rows: optInt(v[5]), DurationMS: asInt(v[6]), Query: optText(v[7]), Error: optText(v[8]), Detail: optText(v[9]),

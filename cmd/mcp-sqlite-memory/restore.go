@@ -14,11 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/jsonlog"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/litestream"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -134,11 +131,14 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 // chain verification; memory is false for a database without the memory
 // tables (a replica of some other database).
 func verifyRestored(ctx context.Context, path string) (events int64, memory bool, err error) {
-	store, err := sqlite.Open(ctx, path, sqlite.Options{ReadOnly: true})
+	// The server's own wiring, read-only: its audit lines are dropped.
+	w, err := wiring.Open(ctx, wiring.Options{DBPath: path, ReadOnly: true, Limits: domain.DefaultLimits(),
+		Version: buildVersion(), Session: newSession(time.Now()), Stderr: io.Discard})
 	if err != nil {
 		return 0, false, err
 	}
-	defer store.Close()
+	defer w.Close()
+	store := w.Store
 	var problems []string
 	err = store.Read(ctx, "PRAGMA integrity_check", func([]string) {}, func(row []any) bool {
 		if s := fmt.Sprint(row[0]); s != "ok" {
@@ -152,11 +152,10 @@ func verifyRestored(ctx context.Context, path string) (events int64, memory bool
 	if len(problems) > 0 {
 		return 0, false, fmt.Errorf("integrity_check: %s", strings.Join(problems, "; "))
 	}
-	if memory, err = store.Available(ctx); err != nil || !memory {
-		return 0, false, err
+	if !w.Memory {
+		return 0, false, nil
 	}
-	svc := app.New(app.Deps{Statements: store, Catalog: store, Memory: store, Audit: jsonlog.New(io.Discard), Clock: systemClock{}, Search: regexp2.New()},
-		app.Options{Limits: domain.DefaultLimits(), Session: newSession(time.Now())})
+	svc := w.Service
 	out, err := svc.VerifyChain(ctx, "")
 	if err != nil {
 		return 0, true, fmt.Errorf("verify_chain: %w", err)

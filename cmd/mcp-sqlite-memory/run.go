@@ -6,18 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"os/exec"
 	"runtime/debug"
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/ripgrep"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -74,7 +68,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if err != nil {
 		return explainOpen(cfg, notes.dbFlag, err)
 	}
-	stopReplication, err := startReplication(ctx, cfg, w.store.Path(), log)
+	stopReplication, err := startReplication(ctx, cfg, w.Store.Path(), log)
 	if err != nil {
 		w.Close()
 		return err
@@ -88,27 +82,12 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if cfg.HTTP.Addr == "" && isTerminal(stdin) {
 		_, _ = io.WriteString(stderr, terminalHint())
 	}
-	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.deps.Search.Name(), "version", buildVersion())
+	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if cfg.HTTP.Addr != "" {
-		return serveHTTP(ctx, w.server, cfg, log)
+		return serveHTTP(ctx, w.Server, cfg, log)
 	}
-	return w.server.Serve(ctx, stdin, stdout)
-}
-
-// searcher picks ripgrep when it can be found, else the in-process engine;
-// both give the same answers (test/contract proves it).
-func searcher(rgPath string, log *slog.Logger) ports.TextSearcher {
-	name := rgPath
-	if name == "" {
-		name = "rg"
-	}
-	path, err := exec.LookPath(name)
-	if err != nil {
-		log.Info("ripgrep not found; search_text uses the in-process regexp2 engine", "rg", name)
-		return regexp2.New()
-	}
-	return app.FallbackSearcher{Primary: ripgrep.New(path), Fallback: regexp2.New()}
+	return w.Server.Serve(ctx, stdin, stdout)
 }
 
 func newSession(now time.Time) string {

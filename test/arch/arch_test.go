@@ -87,6 +87,15 @@ func violation(module, from, imp string) string {
 		if itop == "adapters" && iown != own {
 			return "adapters must not import each other"
 		}
+		if itop == "cmd" {
+			return "only cmd and test compose the program (cmd/wire)"
+		}
+	case "test":
+		// The fakes stand in for adapters: they may lean on the rules
+		// and the ports, never on an adapter or the core they serve.
+		if strings.HasPrefix(from, module+"/test/fake") && internal && itop != "domain" && itop != "ports" {
+			return "test/fake may import only domain and ports"
+		}
 	}
 	return ""
 }
@@ -112,6 +121,10 @@ func TestRuleCatchesViolations(t *testing.T) {
 		{m + "/app", "modernc.org/sqlite"},
 		{m + "/adapters/sqlite", m + "/app"},
 		{m + "/adapters/ripgrep", m + "/adapters/regexp2"},
+		{m + "/adapters/mcpserver", m + "/cmd/wire"},
+		{m + "/app", m + "/cmd/wire"},
+		{m + "/test/fake", m + "/adapters/sqlite"},
+		{m + "/test/fake", m + "/app"},
 	}
 	for _, c := range cases {
 		assert.NotEmpty(t, violation(m, c.from, c.imp), "%s -> %s", c.from, c.imp)
@@ -122,6 +135,8 @@ func TestRuleCatchesViolations(t *testing.T) {
 		{m + "/adapters/mcpserver", m + "/app"},
 		{m + "/adapters/sqlite", "modernc.org/sqlite"},
 		{m + "/cmd/x", m + "/adapters/sqlite"},
+		{m + "/test/harness", m + "/cmd/wire"},
+		{m + "/test/fake", m + "/ports"},
 	} {
 		assert.Empty(t, violation(m, c.from, c.imp), "%s -> %s", c.from, c.imp)
 	}

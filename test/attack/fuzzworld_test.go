@@ -19,9 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
-	snapshots "github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
@@ -123,14 +122,13 @@ func (w *fuzzWorld) open(t *testing.T) {
 	}
 	require.NoError(t, os.WriteFile(path, w.pristine, 0o644))
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, path, sqlite.Options{QueryTimeout: w.limits.QueryTimeout})
+	// The in-process engine serves search_text: a fuzzer must not start a
+	// process per input.
+	wired, err := wire.Open(ctx, wire.Options{DBPath: path, Limits: w.limits, Version: "fuzz",
+		Session: "20260913T101100Z-fuzz", Logger: slog.New(w.logs), Search: regexp2.New()})
 	require.NoError(t, err)
-	clock := harness.SystemClock{}
-	w.svc = app.New(app.Deps{
-		Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: regexp2.New(),
-		Snapshots: snapshots.New(path, snapshots.Options{Keep: w.limits.Snapshots, Clock: clock}),
-	}, app.Options{Limits: w.limits, Session: "20260913T101100Z-fuzz", Logger: slog.New(w.logs)})
-	w.env.Store, w.env.Tools = store, w.svc
+	w.svc = wired.Service
+	w.env.Store, w.env.Tools = wired.Store, w.svc
 	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro&_pragma=busy_timeout(5000)&_pragma=query_only(1)"}
 	db, err := sql.Open("sqlite", u.String())
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/jsonlog"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
 func TestSQLiteAuditSink(t *testing.T) {
@@ -63,6 +64,22 @@ func TestJSONLinesAuditSink(t *testing.T) {
 				var line struct{ Query *string }
 				require.NoError(t, json.Unmarshal(sc.Bytes(), &line), "every line is one JSON object")
 				if line.Query != nil && *line.Query == q {
+					n++
+				}
+			}
+			return n
+		}}
+	})
+}
+
+// TestFakeAuditSink holds the fake app's tests use to the same contract.
+func TestFakeAuditSink(t *testing.T) {
+	contract.TestAuditSink(t, func(t *testing.T) contract.AuditSinkUnderTest {
+		log := &fake.AuditLog{}
+		return contract.AuditSinkUnderTest{Sink: log, Stored: func(t *testing.T, q string) int {
+			n := 0
+			for _, e := range log.Entries() {
+				if e.Query != nil && *e.Query == q {
 					n++
 				}
 			}

@@ -24,7 +24,8 @@ import (
 const BinaryName = "mcp-sqlite-memory"
 
 // Build compiles ./cmd/mcp-sqlite-memory of the module the working directory
-// belongs to into dir and returns the executable's path. The build is always
+// belongs to into dir and returns the executable's path, with the race
+// detector when [RaceEnv] is set. The build is always
 // made from this checkout, never from a binary lying around elsewhere.
 func Build(dir string) (string, error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
@@ -33,7 +34,8 @@ func Build(dir string) (string, error) {
 	}
 	root := strings.TrimSpace(string(out))
 	bin := filepath.Join(dir, BinaryName)
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/mcp-sqlite-memory")
+	args := append(append([]string{"build"}, raceBuildFlags()...), "-o", bin, "./cmd/mcp-sqlite-memory")
+	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %w\n%s", err, out)
@@ -68,7 +70,7 @@ func Env(extra ...string) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, extra...)
+	return append(append(env, raceChildEnv()...), extra...)
 }
 
 // Buffer is a bytes.Buffer safe for concurrent use: a child process writes
@@ -152,6 +154,7 @@ func Start(t testing.TB, cmd *exec.Cmd) *Process {
 func (p *Process) Cleanup(t testing.TB) {
 	t.Cleanup(func() {
 		_ = p.Session.Close()
+		checkNoRace(t, p.Stderr.String())
 		if t.Failed() {
 			t.Logf("server stderr (%v):\n%s", p.Cmd.Args, p.Stderr)
 		}

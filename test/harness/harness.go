@@ -4,48 +4,51 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// Config adjusts the server a test gets.
+// Config adjusts the server a test gets. Every field left zero gets what
+// the binary gets with no flags: the harness builds the server with the
+// binary's own wiring (package cmd/wire), so the tests run what ships.
 type Config struct {
 	// DBPath is the database file; "" makes test.db in a temporary folder.
 	DBPath string
 	Limits domain.Limits
 	// ReadOnly starts the server in read-only mode.
 	ReadOnly bool
-	// Search replaces the text searcher (default: regexp2).
+	// AuditDB is --audit-db (read-only mode); "" sends the audit lines to
+	// Env.Stderr, as the binary sends them to its stderr.
+	AuditDB string
+	// Search replaces the text searcher (default: the binary's, ripgrep
+	// when it is on PATH with the in-process engine as its fallback).
 	Search ports.TextSearcher
 	// Clock replaces the system clock.
 	Clock ports.Clock
-	// Audit replaces the audit sink (default: the database itself, or a
-	// discarding sink in read-only mode).
+	// Audit replaces the audit sink (default: the binary's).
 	Audit ports.AuditSink
 	// SnapshotDir overrides the snapshot folder.
 	SnapshotDir string
 	// WrapSnapshots, if set, wraps the real snapshotter (to slow it down,
 	// say).
 	WrapSnapshots func(ports.Snapshotter) ports.Snapshotter
-	// Logger, when set, is the core's and the snapshotter's logger.
+	// Logger, when set, is the server's logger; what the core logs also
+	// goes to the clients that asked for log messages, as in the binary.
 	Logger *slog.Logger
-	// ClientLog, when set, sends log records to clients (logging/setLevel).
-	ClientLog *mcpserver.ClientLog
 	// Structured turns on structured results (--structured).
 	Structured bool
 }
@@ -58,23 +61,36 @@ type Env struct {
 	// Tools is the core itself, for measuring without the MCP layer.
 	Tools  ports.Tools
 	Client *mcp.ClientSession
+	// Stderr is what the server wrote to its stderr: in read-only mode
+	// without AuditDB, one JSON audit line per call.
+	Stderr *Buffer
 }
 
-// SystemClock is the real clock.
-type SystemClock struct{}
+// Buffer is a bytes buffer safe for concurrent writers.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
 
-// Now returns time.Now().
-func (SystemClock) Now() time.Time { return time.Now() }
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
 
-type discard struct{}
+// String returns what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
 
-// Record drops e.
-func (discard) Record(context.Context, domain.AuditEntry) error { return nil }
-
-// Server wires the core and returns the MCP server without connecting it.
+// Server wires the core with the binary's wiring and returns the MCP
+// server without connecting it.
 func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	t.Helper()
-	env := &Env{DBPath: c.DBPath}
+	env := &Env{DBPath: c.DBPath, Stderr: &Buffer{}}
 	if env.DBPath == "" {
 		env.Dir = t.TempDir()
 		env.DBPath = filepath.Join(env.Dir, "test.db")
@@ -84,35 +100,16 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 	if c.Limits == (domain.Limits{}) {
 		c.Limits = domain.DefaultLimits()
 	}
-	if c.Clock == nil {
-		c.Clock = SystemClock{}
-	}
-	if c.Search == nil {
-		c.Search = regexp2.New()
-	}
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, env.DBPath, sqlite.Options{QueryTimeout: c.Limits.QueryTimeout, ReadOnly: c.ReadOnly, MaxCellChars: c.Limits.MaxCellChars})
+	w, err := wire.Open(context.Background(), wire.Options{
+		DBPath: env.DBPath, ReadOnly: c.ReadOnly, Limits: c.Limits, AuditDB: c.AuditDB,
+		SnapshotDir: c.SnapshotDir, SnapshotDirSetting: "--snapshot-dir", Structured: c.Structured,
+		Version: "test", Session: "20260913T101100Z-test", Logger: c.Logger, Stderr: env.Stderr,
+		Clock: c.Clock, Search: c.Search, Audit: c.Audit, WrapSnapshots: c.WrapSnapshots,
+	})
 	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
-	env.Store = store
-	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: c.Clock, Search: c.Search}
-	memory := true
-	if c.ReadOnly {
-		memory, err = store.Available(ctx)
-		require.NoError(t, err)
-		deps.Audit = discard{}
-	} else {
-		deps.Snapshots = snapshot.New(env.DBPath, snapshot.Options{Dir: c.SnapshotDir, Keep: c.Limits.Snapshots, Clock: c.Clock, Logger: c.Logger})
-		if c.WrapSnapshots != nil {
-			deps.Snapshots = c.WrapSnapshots(deps.Snapshots)
-		}
-	}
-	if c.Audit != nil {
-		deps.Audit = c.Audit
-	}
-	svc := app.New(deps, app.Options{Limits: c.Limits, Session: "20260913T101100Z-test", Logger: c.Logger})
-	env.Tools = svc
-	return mcpserver.New(svc, mcpserver.Options{Version: "test", Limits: c.Limits, ReadOnly: c.ReadOnly, Memory: memory, ClientLog: c.ClientLog, Structured: c.Structured}), env
+	t.Cleanup(w.Close)
+	env.Store, env.Tools = w.Store, w.Service
+	return w.Server, env
 }
 
 // New starts a server and connects a client over in-memory transports.

@@ -1,7 +1,6 @@
 package readonly_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 )
 
 // attack is one entry of testdata/read_attacks.sql.
@@ -69,28 +66,6 @@ func TestAttackCorpusInReadOnlyMode(t *testing.T) {
 	}
 }
 
-// TestAttackCorpusWithTheAuthorizerOff runs the corpus against the layers
-// behind the authorizer alone (the EXPLAIN inspection, query_only and
-// mode=ro): statements that only read a setting may now succeed, but none
-// may change the file or leave anything beside it.
-func TestAttackCorpusWithTheAuthorizerOff(t *testing.T) {
-	data := newShop()
-	for _, fx := range shopFixtures {
-		t.Run(fx.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), folderName)
-			path := filepath.Join(dir, "shop.db")
-			fx.make(t, path, data)
-			before := stateOf(t, path)
-			store, err := sqlite.Open(context.Background(), path, sqlite.Options{ReadOnly: true, SkipAuthorizer: true})
-			require.NoError(t, err)
-			for _, a := range loadAttacks(t, dir) {
-				err := store.Read(context.Background(), a.sql, func([]string) {}, func([]any) bool { return true })
-				if err != nil {
-					assert.NotContains(t, err.Error(), dir, a.name)
-				}
-			}
-			require.NoError(t, store.Close())
-			assert.Equal(t, before, stateOf(t, path))
-		})
-	}
-}
+// The same corpus against the layers behind the authorizer alone runs in
+// adapters/sqlite (TestReadOnlyAttackCorpusWithTheAuthorizerOff): only that
+// package's tests can switch the authorizer off.

@@ -5,7 +5,6 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
@@ -143,8 +141,7 @@ func (ec *edgesClient) logsWith(text string, atLeast int) []*mcp.LoggingMessageP
 }
 
 func TestLogRecordsGoToClientsThatSetALevel(t *testing.T) {
-	clientLog := mcpserver.NewClientLog()
-	ec, _ := edgesConnect(t, harness.Config{Logger: slog.New(clientLog), ClientLog: clientLog})
+	ec, _ := edgesConnect(t, harness.Config{}) // the binary's wiring sends the core's records to clients
 
 	// No level set yet: nothing is sent.
 	ec.call(t, "snapshot", map[string]any{"reason": "before"}, nil)

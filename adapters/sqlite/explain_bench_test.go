@@ -1,4 +1,4 @@
-package bench_test
+package sqlite_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // BenchmarkProgramCheck measures what the read tier's second layer (reading
 // the compiled program back through EXPLAIN, docs/decisions.md#read-only-mode) adds to small read
 // queries. Two stores share one file, one with the check and one without
-// (sqlite.Options.SkipProgramCheck); every iteration runs the same query on
+// (WithoutProgramCheck, export_layers_test.go); every iteration runs the same query on
 // both, alternating which goes first, so the ratio comes from one run on
 // one warm cache. Metrics: checked_ns and unchecked_ns per query, added_ns,
 // and ratio = checked / unchecked.
@@ -30,7 +30,7 @@ func BenchmarkProgramCheck(b *testing.B) {
 		b.Cleanup(func() { s.Close() })
 		return s
 	}
-	checked, unchecked := open(sqlite.Options{}), open(sqlite.Options{SkipProgramCheck: true})
+	checked, unchecked := open(sqlite.Options{}), open(sqlite.WithoutProgramCheck(sqlite.Options{}))
 	for _, q := range []string{
 		"CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, price REAL, tag TEXT, qty INTEGER, note TEXT)",
 		`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000)

@@ -1,0 +1,4 @@
+package sqlite
+
+// ViewDDL exposes viewDDL to the tests.
+var ViewDDL = viewDDL

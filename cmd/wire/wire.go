@@ -1,0 +1,236 @@
+// Package wire connects the adapters to the core for one database: the
+// composition root. The server binary (cmd/mcp-sqlite-memory, its server
+// and its subcommands) and the in-process test harness (test/harness) both
+// build the server here, so the tests run the wiring that ships: the same
+// audit sink in read-only mode, the same searcher with its fallback, the
+// same snapshotter. It lives under cmd, not app, because it imports the
+// adapters; it is not internal because test/harness must import it.
+//
+// Settings arrive parsed and checked: paths absolute with ~ expanded
+// (cmd/mcp-sqlite-memory does that, once), limits validated. Process-wide
+// settings (SQLite's heap limit, replication) stay with the binary, which
+// owns the process; a test process hosts many servers at once.
+package wire
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/jsonlog"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/regexp2"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/ripgrep"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// Options are the settings one server is built from.
+type Options struct {
+	// DBPath is the database file, absolute.
+	DBPath   string
+	ReadOnly bool
+	Limits   domain.Limits
+	// RepairServerObjects is --repair-server-objects.
+	RepairServerObjects bool
+	// NoAutoCheckpoint leaves WAL checkpoints to a replicator (--replicate).
+	NoAutoCheckpoint bool
+	// RGPath is --rg: the ripgrep program, "" for "rg" on PATH. When it
+	// cannot be found, search_text uses the in-process regexp2 engine.
+	RGPath string
+	// AuditDB is --audit-db: in read-only mode the audit log goes to this
+	// SQLite file, or as JSON lines to Stderr when it is "".
+	AuditDB string
+	// CheckAuditDB, when set, vets AuditDB against the database's resolved
+	// path and its snapshot folders and returns the path to open.
+	CheckAuditDB func(db string, snapDirs []string, audit string) (string, error)
+	// SnapshotDir is --snapshot-dir, "" for the folder beside the database.
+	SnapshotDir string
+	// SnapshotDirSetting names the setting in the warning about a snapshot
+	// folder that is a file ("--snapshot-dir (MCP_SQLITE_SNAPSHOT_DIR)").
+	SnapshotDirSetting string
+	// Structured is --structured.
+	Structured bool
+	// Version is the server's version in the MCP handshake.
+	Version string
+	// Session names this process in events and audit rows.
+	Session string
+	// Logger receives the server's logs (nil discards); SDKLogger, when
+	// set, the MCP SDK's own (-v).
+	Logger, SDKLogger *slog.Logger
+	// Stderr receives read-only mode's JSON audit lines.
+	Stderr io.Writer
+
+	// Clock replaces the system clock (tests where time shows).
+	Clock ports.Clock
+	// Search replaces the searcher chosen from RGPath.
+	Search ports.TextSearcher
+	// Audit replaces the audit sink chosen above.
+	Audit ports.AuditSink
+	// WrapSnapshots, when set, wraps the snapshotter (to slow it down).
+	WrapSnapshots func(ports.Snapshotter) ports.Snapshotter
+}
+
+// Wiring is one database's adapters, the core and the MCP server on top.
+// Close releases it all.
+type Wiring struct {
+	// Store is the database.
+	Store *sqlite.Store
+	// AuditStore is the SQLite file holding query_log: Store, or the
+	// --audit-db file in read-only mode; nil when audit lines go to Stderr.
+	AuditStore *sqlite.Store
+	// Deps are the ports the core was given.
+	Deps    app.Deps
+	Service *app.Service
+	Server  *mcpserver.Server
+	// Memory reports whether the memory tools are offered (read-only mode
+	// on a database without the memory tables offers none).
+	Memory bool
+
+	closers []func() error
+}
+
+// Close closes the stores, last opened first.
+func (w *Wiring) Close() {
+	for i := len(w.closers) - 1; i >= 0; i-- {
+		_ = w.closers[i]()
+	}
+	w.closers = nil
+}
+
+// Open opens the database and connects every adapter to the core exactly
+// as the server runs it.
+func Open(ctx context.Context, o Options) (_ *Wiring, err error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Clock == nil {
+		o.Clock = systemClock{}
+	}
+	// What the core and the snapshotter log also goes to the MCP clients
+	// that asked for log messages (logging/setLevel). The transport's and
+	// the SDK's own records do not: sending one record would log another.
+	transportLog := o.Logger
+	clientLog := mcpserver.NewClientLog()
+	log := slog.New(slog.NewMultiHandler(o.Logger.Handler(), clientLog))
+	w := &Wiring{}
+	defer func() {
+		if err != nil {
+			w.Close() // what was opened before the failure
+		}
+	}()
+	store, err := sqlite.Open(ctx, o.DBPath, sqlite.Options{QueryTimeout: o.Limits.QueryTimeout, ReadOnly: o.ReadOnly, MaxCellChars: o.Limits.MaxCellChars,
+		RepairServerObjects: o.RepairServerObjects, NoAutoCheckpoint: o.NoAutoCheckpoint})
+	if err != nil {
+		return nil, err
+	}
+	w.Store, w.AuditStore = store, store
+	w.closers = append(w.closers, store.Close)
+	logRepaired(log, store)
+
+	search := o.Search
+	if search == nil {
+		search = Searcher(o.RGPath, log)
+	}
+	deps := app.Deps{Statements: store, Schema: store, Views: store, Candidates: store, Memory: store, Audit: store, Clock: o.Clock, Search: search}
+	w.Memory = true
+	if o.ReadOnly {
+		if w.Memory, err = store.Available(ctx); err != nil {
+			return nil, err
+		}
+		deps.Audit, w.AuditStore = jsonlog.New(o.Stderr), nil
+		if o.AuditDB != "" {
+			if err := w.openAuditDB(ctx, o, log, &deps); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		snaps := NewSnapshotter(o.DBPath, o.SnapshotDir, o.Limits.Snapshots, o.Clock, log)
+		if info, err := os.Stat(snaps.Dir()); o.Limits.Snapshots > 0 && err == nil && !info.IsDir() {
+			// Not fatal: every other tool works; destructive_query and
+			// snapshot fail closed, naming the setting, until it is fixed.
+			log.Warn("the snapshot folder is a file, not a folder: destructive_query and snapshot will fail until "+
+				o.SnapshotDirSetting+" names a folder or the file is moved away", "path", snaps.Dir())
+		}
+		deps.Snapshots = snaps
+		if o.WrapSnapshots != nil {
+			deps.Snapshots = o.WrapSnapshots(snaps)
+		}
+	}
+	if o.Audit != nil {
+		deps.Audit = o.Audit
+	}
+	w.Deps = deps
+	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log})
+	w.Server = mcpserver.New(w.Service, mcpserver.Options{Version: o.Version, Limits: o.Limits, ReadOnly: o.ReadOnly, Memory: w.Memory,
+		Logger: o.SDKLogger, Log: transportLog, ClientLog: clientLog, Structured: o.Structured})
+	return w, nil
+}
+
+// openAuditDB opens read-only mode's --audit-db as the audit sink.
+func (w *Wiring) openAuditDB(ctx context.Context, o Options, log *slog.Logger, deps *app.Deps) error {
+	path := o.AuditDB
+	if o.CheckAuditDB != nil {
+		snapDirs := []string{snapshot.New(o.DBPath, snapshot.Options{Dir: o.SnapshotDir}).Dir(), snapshot.New(w.Store.Path(), snapshot.Options{}).Dir()}
+		var err error
+		if path, err = o.CheckAuditDB(w.Store.Path(), snapDirs, o.AuditDB); err != nil {
+			return err
+		}
+	}
+	audit, err := sqlite.Open(ctx, path, sqlite.Options{RepairServerObjects: o.RepairServerObjects})
+	if err != nil {
+		return fmt.Errorf("open audit database: %w", err)
+	}
+	w.closers = append(w.closers, audit.Close)
+	logRepaired(log, audit)
+	deps.Audit, w.AuditStore = audit, audit
+	return nil
+}
+
+// NewSnapshotter is the database's snapshotter: dir (or the folder beside
+// the database when ""), keeping keep snapshots.
+func NewSnapshotter(dbPath, dir string, keep int, clock ports.Clock, log *slog.Logger) *snapshot.Snapshotter {
+	if clock == nil {
+		clock = systemClock{}
+	}
+	return snapshot.New(dbPath, snapshot.Options{Dir: dir, Keep: keep, Clock: clock, Logger: log})
+}
+
+// Searcher picks ripgrep when it can be found, falling back to the
+// in-process engine for a call where it cannot start, else the in-process
+// engine alone; both give the same answers (test/contract proves it).
+func Searcher(rgPath string, log *slog.Logger) ports.TextSearcher {
+	name := rgPath
+	if name == "" {
+		name = "rg"
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		log.Info("ripgrep not found; search_text uses the in-process regexp2 engine", "rg", name)
+		return regexp2.New()
+	}
+	return app.FallbackSearcher{Primary: ripgrep.New(path), Fallback: regexp2.New()}
+}
+
+// logRepaired says what --repair-server-objects rewrote or dropped.
+func logRepaired(log *slog.Logger, store *sqlite.Store) {
+	for _, obj := range store.Repaired() {
+		log.Warn("repaired a server object that was not the server's own (--repair-server-objects): dropped it, then created the server's own objects", "object", obj)
+	}
+}
+
+// systemClock is the real clock.
+type systemClock struct{}
+
+// Now returns the current time.
+func (systemClock) Now() time.Time { return time.Now() }
