@@ -76,6 +76,12 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	}
 	log := newLogger(cfg, stderr)
 	session := newSession(systemClock{}.Now())
+	if cfg.HTTP.Addr == "" && !cfg.ReadOnly {
+		if isTerminal(stdin) {
+			_, _ = io.WriteString(stderr, terminalHint())
+		}
+		return serveWhileOpening(ctx, cfg, notes.dbFlag, sidecar, session, log, stdin, stdout, stderr)
+	}
 	w, err := wire(ctx, cfg, log, stderr, session)
 	if err != nil {
 		return explainOpen(cfg, notes.dbFlag, err)

@@ -29,7 +29,10 @@ type wiring struct {
 	deps       app.Deps
 	svc        *app.Service
 	server     *mcpserver.Server
-	closers    []func() error
+	// baseLog is the stderr logger; log adds the clients' (clientLog).
+	baseLog   *slog.Logger
+	clientLog *mcpserver.ClientLog
+	closers   []func() error
 }
 
 // Close closes the stores, last opened first.
@@ -53,49 +56,72 @@ func newLogger(cfg Config, stderr io.Writer) *slog.Logger {
 // In read-only mode the audit log goes to --audit-db, or as JSON lines to
 // stderr.
 func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, session string) (_ *wiring, err error) {
-	// What the core and the snapshotter log also goes to the MCP clients
-	// that asked for log messages (logging/setLevel). The transport's and
-	// the SDK's own records do not: sending one record would log another.
-	sdkLog, transportLog := log, log
+	w := newWiring(cfg, log, session)
+	memory, err := w.open(ctx, stderr)
+	if err != nil {
+		w.Close() // what was opened before the failure
+		return nil, err
+	}
+	w.server = w.newServer(w.svc, memory)
+	return w, nil
+}
+
+// newWiring prepares the logs: what the core and the snapshotter log also
+// goes to the MCP clients that asked for log messages (logging/setLevel).
+// The transport's and the SDK's own records do not: sending one record
+// would log another.
+func newWiring(cfg Config, log *slog.Logger, session string) *wiring {
 	clientLog := mcpserver.NewClientLog()
-	log = slog.New(slog.NewMultiHandler(log.Handler(), clientLog))
-	w := &wiring{cfg: cfg, log: log, session: session}
-	defer func() {
-		if err != nil {
-			w.Close() // what was opened before the failure
-		}
-	}()
+	return &wiring{cfg: cfg, log: slog.New(slog.NewMultiHandler(log.Handler(), clientLog)), baseLog: log, clientLog: clientLog, session: session}
+}
+
+// newServer is the MCP server of tools; memory offers the memory tools in
+// read-only mode. Its tool list depends only on the settings and memory.
+func (w *wiring) newServer(tools ports.Tools, memory bool) *mcpserver.Server {
+	sdkLog := w.baseLog
+	if !w.cfg.Verbose {
+		sdkLog = nil // the SDK's session chatter only with -v
+	}
+	return mcpserver.New(tools, mcpserver.Options{Version: buildVersion(), Limits: w.cfg.Limits, ReadOnly: w.cfg.ReadOnly, Memory: memory, Logger: sdkLog, Log: w.baseLog,
+		ClientLog: w.clientLog, Structured: w.cfg.Structured})
+}
+
+// open opens the database (and --audit-db) and builds the core, w.svc;
+// memory reports whether a read-only database holds the memory tables. On
+// an error the caller closes w.
+func (w *wiring) open(ctx context.Context, stderr io.Writer) (memory bool, err error) {
+	cfg, log := w.cfg, w.log
 	clock := systemClock{}
 	// SQLite's heap is process-wide; the soft limit makes page caches
 	// recycle before the hard one fails a statement (ARCHITECTURE.md).
 	if err := sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2)); err != nil {
-		return nil, err
+		return false, err
 	}
 	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, ReadOnly: cfg.ReadOnly, MaxCellChars: cfg.Limits.MaxCellChars,
 		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != ""})
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	w.store, w.auditStore = store, store
 	w.closers = append(w.closers, store.Close)
 	logRepaired(log, store)
 
 	deps := app.Deps{Statements: store, Catalog: store, Memory: store, Audit: store, Clock: clock, Search: searcher(cfg.RGPath, log)}
-	memory := true
+	memory = true
 	if cfg.ReadOnly {
 		if memory, err = store.Available(ctx); err != nil {
-			return nil, err
+			return false, err
 		}
 		deps.Audit, w.auditStore = jsonlog.New(stderr), nil
 		if cfg.AuditDB != "" {
 			snapDirs := []string{snapshot.New(cfg.DBPath, snapshot.Options{Dir: cfg.SnapshotDir}).Dir(), snapshot.New(store.Path(), snapshot.Options{}).Dir()}
 			auditPath, err := checkAuditPath(store.Path(), snapDirs, cfg.AuditDB)
 			if err != nil {
-				return nil, err
+				return false, err
 			}
 			audit, err := sqlite.Open(ctx, auditPath, sqlite.Options{RepairServerObjects: cfg.RepairServerObjects})
 			if err != nil {
-				return nil, fmt.Errorf("open audit database: %w", err)
+				return false, fmt.Errorf("open audit database: %w", err)
 			}
 			w.closers = append(w.closers, audit.Close)
 			logRepaired(log, audit)
@@ -112,13 +138,8 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 		deps.Snapshots = snaps
 	}
 	w.deps = deps
-	w.svc = app.New(deps, app.Options{Limits: cfg.Limits, Session: session, Logger: log})
-	if !cfg.Verbose {
-		sdkLog = nil // the SDK's session chatter only with -v
-	}
-	w.server = mcpserver.New(w.svc, mcpserver.Options{Version: buildVersion(), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly, Memory: memory, Logger: sdkLog, Log: transportLog,
-		ClientLog: clientLog, Structured: cfg.Structured})
-	return w, nil
+	w.svc = app.New(deps, app.Options{Limits: cfg.Limits, Session: w.session, Logger: log})
+	return memory, nil
 }
 
 // newSnapshotter is the database's snapshotter under the settings.

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+)
+
+// serveWhileOpening is the writable stdio server (issue 13: start to first
+// tools/list): it answers the handshake at once and opens the database
+// meanwhile, since initialize and tools/list depend only on the settings.
+// Tool calls wait for the open (pendingTools). If the open, or the start
+// of replication, fails, run returns the same error as when it opened
+// first, whether or not the client is still connected: nothing but the
+// SDK's JSON-RPC answers is ever written to stdout. A read-only server
+// opens first (its tool list depends on the database: the memory tools are
+// offered only when it has them), and so does HTTP mode.
+func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session string, log *slog.Logger,
+	stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
+	w := newWiring(cfg, log, session)
+	pending := newPendingTools(cfg.Limits.QueryTimeout)
+	w.server = w.newServer(pending, true)
+
+	sctx, stopServing := context.WithCancel(ctx)
+	defer stopServing()
+	served := make(chan error, 1)
+	go func() { served <- w.server.Serve(sctx, stdin, stdout) }()
+
+	_, err := w.open(ctx, stderr)
+	if err != nil {
+		w.Close()
+		pending.set(nil, err)
+		return explainOpen(cfg, dbFlag, err)
+	}
+	stopReplication, err := startReplication(cfg, sidecar, w.store.Path(), stderr)
+	if err != nil {
+		w.Close()
+		pending.set(nil, err)
+		return err
+	}
+	// As in run: replication stops after the store's connections close.
+	defer stopReplication()
+	defer w.Close()
+	pending.set(w.svc, nil)
+	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.deps.Search.Name(), "version", buildVersion())
+	log.Debug("limits", "limits", cfg.Limits.String())
+	err = <-served
+	pending.drain() // the calls that waited for the open end before the store closes
+	return err
+}
