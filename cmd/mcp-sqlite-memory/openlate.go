@@ -30,6 +30,11 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	if err != nil {
 		w.Close()
 		pending.set(nil, err)
+		if ctx.Err() != nil {
+			// Stopped (SIGTERM, Ctrl-C) while opening: the handshake may
+			// already be answered, and a stop asked for is no failure.
+			return nil
+		}
 		return explainOpen(cfg, dbFlag, err)
 	}
 	stopReplication, err := startReplication(cfg, sidecar, w.store.Path(), stderr)
