@@ -4,7 +4,13 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"time"
 )
+
+// openDelay is how long the database's open waits for the handshake (which
+// takes a few milliseconds) before it starts anyway; the first tool call
+// starts it at once.
+const openDelay = 25 * time.Millisecond
 
 // serveWhileOpening is the writable stdio server (issue 13: start to first
 // tools/list): it answers the handshake at once and opens the database
@@ -26,6 +32,18 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	served := make(chan error, 1)
 	go func() { served <- w.server.Serve(sctx, stdin, stdout) }()
 
+	// The open waits until the handshake is likely answered, so the two do
+	// not compete for the CPU, unless a tool call (or the client's leaving)
+	// needs it sooner.
+	ended := false
+	var serveErr error
+	select {
+	case <-pending.wanted:
+	case <-time.After(openDelay):
+	case serveErr = <-served:
+		ended = true
+	case <-ctx.Done():
+	}
 	_, err := w.open(ctx, stderr)
 	if err != nil {
 		w.Close()
@@ -49,7 +67,9 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	pending.set(w.svc, nil)
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
-	err = <-served
+	if !ended {
+		serveErr = <-served
+	}
 	pending.drain() // the calls that waited for the open end before the store closes
-	return err
+	return serveErr
 }

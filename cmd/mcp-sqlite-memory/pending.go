@@ -18,13 +18,17 @@ import (
 // waiting: no call is answered without its audit row. If the open fails the
 // process exits with the open's error; the waiting calls get that error.
 type pendingTools struct {
-	ready   chan struct{}
-	timeout time.Duration // the calls' deadline (--query-timeout)
-	open    atomic.Bool   // set: ready is closed
-	mu      sync.Mutex    // orders set against the count of waiting calls
-	waiting sync.WaitGroup
-	tools   ports.Tools // set before ready is closed
-	err     error
+	ready chan struct{}
+	// wanted is closed by the first call that has to wait: the open,
+	// held back while the handshake is answered, should start now.
+	wanted     chan struct{}
+	wantedOnce sync.Once
+	timeout    time.Duration // the calls' deadline (--query-timeout)
+	open       atomic.Bool   // set: ready is closed
+	mu         sync.Mutex    // orders set against the count of waiting calls
+	waiting    sync.WaitGroup
+	tools      ports.Tools // set before ready is closed
+	err        error
 }
 
 var _ ports.Tools = (*pendingTools)(nil)
@@ -32,7 +36,7 @@ var _ ports.Tools = (*pendingTools)(nil)
 // newPendingTools returns tools that wait for [pendingTools.set]; timeout
 // is the calls' deadline.
 func newPendingTools(timeout time.Duration) *pendingTools {
-	return &pendingTools{ready: make(chan struct{}), timeout: timeout}
+	return &pendingTools{ready: make(chan struct{}), wanted: make(chan struct{}), timeout: timeout}
 }
 
 // set hands over the opened core, or the error that ended the open; only
@@ -67,6 +71,7 @@ func (p *pendingTools) wait(ctx context.Context) (t ports.Tools, call context.Co
 	p.waiting.Add(1)
 	p.mu.Unlock()
 	call, cancel := context.WithTimeout(ctx, p.timeout)
+	p.wantedOnce.Do(func() { close(p.wanted) })
 	<-p.ready
 	return p.tools, call, func() { cancel(); p.waiting.Done() }, p.err
 }
