@@ -136,6 +136,9 @@ Replication with Litestream (README "Sharing and surviving"):
                             ` + envReplicate + `
   --replicate-sync-interval DURATION  time between syncs (default 1s)
                             ` + envReplicateSync + ` or ` + envLitestreamSync + `
+                            Litestream runs in the helper ` + sidecarName + `,
+                            found beside this executable, then on PATH, or
+                            named in ` + envReplicator + `
 
   ` + progName + ` restore --from URL --to PATH [--at TIME]
                             restore a replica into a new file, verified (see
