@@ -12,7 +12,7 @@ import (
 // AppendEvent adds one event to the hash chain. The server computes the
 // hash; the agent only supplies content and kind.
 func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
-	return s.run(ctx, "append_event", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolAppendEvent, func(ctx context.Context, sp *span) (string, error) {
 		if domain.LooksLikeSeal(kind, content) {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the checkpoint tool; use the checkpoint tool, or another kind or wording")
 		}
@@ -55,7 +55,7 @@ func (s *Service) verify(ctx context.Context, expected string) (domain.VerifyRes
 // the chain still holds it, which catches a rewrite that recomputed every
 // hash.
 func (s *Service) VerifyChain(ctx context.Context, expectedHead string) (string, error) {
-	return s.run(ctx, "verify_chain", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolVerifyChain, func(ctx context.Context, sp *span) (string, error) {
 		var expected string
 		if expectedHead != "" {
 			sp.setQuery("expected_head=" + expectedHead)
@@ -79,7 +79,7 @@ func (s *Service) VerifyChain(ctx context.Context, expectedHead string) (string,
 
 // Checkpoint records a summary pinned to the current head of the chain.
 func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error) {
-	return s.run(ctx, "checkpoint", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolCheckpoint, func(ctx context.Context, sp *span) (string, error) {
 		ts := domain.FormatTS(s.d.Clock.Now())
 		describe := func(c domain.Checkpoint) {
 			sp.setRows(1)
@@ -99,8 +99,8 @@ func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error
 // GetResumeContext returns the latest checkpoint and the events after it,
 // after verifying the whole chain.
 func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKinds string) (string, error) {
-	return s.run(ctx, "get_resume_context", func(ctx context.Context, sp *span) (string, error) {
-		if err := s.limit("max_events", maxEvents); err != nil {
+	return s.run(ctx, domain.ToolGetResumeContext, func(ctx context.Context, sp *span) (string, error) {
+		if err := domain.ArgMaxEvents.Check(s.limits, maxEvents); err != nil {
 			return "", err
 		}
 		exclude := []string{}
@@ -120,7 +120,7 @@ func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKi
 		out := domain.RenderResume(domain.ResumeInput{
 			Checkpoint: st.Checkpoint, Anchored: st.Anchored, Coverage: st.Coverage, Chain: chain,
 			Total: st.Total, Events: st.Events,
-			MaxBytes: 2 * s.limits.MaxResultBytes, MaxCellChars: s.limits.MaxCellChars,
+			MaxBytes: s.limits.ResumeBytes(), MaxCellChars: s.limits.MaxCellChars,
 		})
 		var cp any
 		if st.Checkpoint != nil {

@@ -11,13 +11,13 @@ import (
 // ReadQuery runs one read-only statement and returns capped CSV. Paging
 // skips offset rows while stepping; the SQL is never rewritten.
 func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
-	return s.run(ctx, "read_query", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolReadQuery, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(r.Query)
-		if err := s.limit("limit", r.Limit); err != nil {
+		if err := domain.ArgQueryLimit.Check(s.limits, r.Limit); err != nil {
 			return "", err
 		}
-		if r.Offset < 0 {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "offset must be 0 or more, got %d", r.Offset)
+		if err := domain.ArgOffset.Check(s.limits, r.Offset); err != nil {
+			return "", err
 		}
 		if strings.TrimSpace(r.Query) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "query must not be empty: pass one SELECT statement")
@@ -60,7 +60,7 @@ func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (stri
 
 // ListTables lists tables and views with their row counts.
 func (s *Service) ListTables(ctx context.Context, includeRowCounts bool) (string, error) {
-	return s.run(ctx, "list_tables", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolListTables, func(ctx context.Context, sp *span) (string, error) {
 		tables, err := s.d.Catalog.Tables(ctx, includeRowCounts)
 		if err != nil {
 			return "", err
@@ -99,7 +99,7 @@ func boolInt(b bool) int64 {
 // DescribeTable reports columns, foreign keys, indexes, the row count and the
 // CREATE statement of one table or view.
 func (s *Service) DescribeTable(ctx context.Context, table string) (string, error) {
-	return s.run(ctx, "describe_table", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolDescribeTable, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(table)
 		if strings.TrimSpace(table) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "table must not be empty; use list_tables to see the names")
@@ -116,7 +116,7 @@ func (s *Service) DescribeTable(ctx context.Context, table string) (string, erro
 // GetSchema returns the stored CREATE statements, hiding server objects
 // unless asked.
 func (s *Service) GetSchema(ctx context.Context, includeSystem bool) (string, error) {
-	return s.run(ctx, "get_schema", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolGetSchema, func(ctx context.Context, sp *span) (string, error) {
 		objs, err := s.d.Catalog.Objects(ctx)
 		if err != nil {
 			return "", err

@@ -18,37 +18,15 @@ type lineRef struct {
 }
 
 // SearchText narrows rows with SQL, then matches a pattern over the chosen
-// columns with the text searcher.
+// columns with the text searcher: checkSearch resolves what to search,
+// a searchRun feeds the candidate values to the searcher and collects the
+// matches, and its trailer and detail report them.
 func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (string, error) {
-	return s.run(ctx, "search_text", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolSearchText, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(fmt.Sprintf("-- search_text %s /%s/", r.Table, r.Pattern))
-		if s.d.Search == nil {
-			return "", domain.Errorf(domain.ErrUnavailable, "no text search engine is configured")
-		}
-		if r.Pattern == "" {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "pattern must not be empty")
-		}
-		if err := s.limit("limit", r.Limit); err != nil {
-			return "", err
-		}
-		if r.ContextChars < 0 || r.ContextChars > 1000 {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "context_chars must be between 0 and 1000, got %d", r.ContextChars)
-		}
-		d, err := s.d.Catalog.Describe(ctx, r.Table)
+		q, err := s.checkSearch(ctx, r)
 		if err != nil {
 			return "", err
-		}
-		cols, err := searchColumns(d, r.Columns)
-		if err != nil {
-			return "", err
-		}
-		q := domain.CandidateQuery{Table: d.Name, Columns: cols, Where: r.Where, Limit: s.limits.SearchCandidates}
-		if r.KeyColumn != "" {
-			if q.KeyColumn = columnNamed(d, r.KeyColumn); q.KeyColumn == "" {
-				return "", domain.Errorf(domain.ErrNotFound, "key_column %s is not a column of %s; available: %s", domain.Quote(r.KeyColumn), d.Name, domain.QuoteList(columnNames(d)))
-			}
-		} else if d.Type == "view" {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "views have no rowid; pass key_column to identify rows in the results")
 		}
 		if w := strings.TrimSpace(r.Where); w != "" {
 			sp.setQuery(*sp.query + " WHERE " + w)
@@ -60,94 +38,161 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		}
 		defer s.searches.release()
 
-		// lines may run on another goroutine than found (ripgrep's stdin
-		// writer), so the row bookkeeping is shared under a lock.
-		var mu sync.Mutex
-		var keys []string
-		var refs []lineRef
-		var candidates int
-		var capped bool
-		var cutValues int // values searched in their head only
-		var srcErr error
-		lines := func(yield func(string) bool) {
-			// The lines may be read twice (an engine that could not start
-			// hands over to another), so each pass starts afresh.
-			mu.Lock()
-			keys, refs, cutValues = keys[:0], refs[:0], 0
-			mu.Unlock()
-			candidates, capped, srcErr = s.d.Catalog.Candidates(ctx, q, func(row []any) bool {
-				mu.Lock()
-				keys = append(keys, keyText(row[0]))
-				rowIndex := int32(len(keys) - 1)
-				mu.Unlock()
-				if rowIndex > 0 && rowIndex%searchProgressRows == 0 {
-					ports.ReportProgress(ctx, float64(rowIndex), float64(q.Limit), fmt.Sprintf("%d candidate rows read", rowIndex))
-				}
-				for i, v := range row[1:] {
-					text, ok := searchable(v)
-					if !ok {
-						continue
-					}
-					line, cut := domain.CutSearchLine(domain.SearchLine(text), s.limits.MaxSearchValueBytes)
-					mu.Lock()
-					refs = append(refs, lineRef{row: rowIndex, col: uint16(i)})
-					if cut {
-						cutValues++
-					}
-					mu.Unlock()
-					if !yield(line) {
-						return false
-					}
-				}
-				return true
-			})
-		}
-		w := s.newTable(ctx, []string{"key", "column", "snippet"})
-		total, rowsMatched, lastRow, full := 0, 0, int32(-1), false
-		err = s.d.Search.Search(ctx, domain.SearchQuery{Pattern: r.Pattern, IgnoreCase: r.IgnoreCase, FixedStrings: r.FixedStrings}, lines,
-			func(m domain.LineMatch) error {
-				mu.Lock()
-				ref := refs[m.Index]
-				key := keys[ref.row]
-				mu.Unlock()
-				total++
-				if ref.row != lastRow {
-					rowsMatched, lastRow = rowsMatched+1, ref.row
-				}
-				if w.Rows() < r.Limit && !full {
-					full = !w.Add([]any{key, cols[ref.col], domain.Snippet(m.Text, m.Start, m.End, r.ContextChars)})
-				}
-				return nil
-			})
-		if srcErr != nil {
-			return "", srcErr
+		run := &searchRun{s: s, q: q, limit: r.Limit, contextChars: r.ContextChars, lastRow: -1,
+			w: s.newTable(ctx, []string{"key", "column", "snippet"})}
+		err = s.d.Search.Search(ctx, domain.SearchQuery{Pattern: r.Pattern, IgnoreCase: r.IgnoreCase, FixedStrings: r.FixedStrings},
+			func(yield func(string) bool) { run.lines(ctx, yield) }, run.found)
+		if run.srcErr != nil {
+			return "", run.srcErr
 		}
 		if err != nil {
 			return "", err
 		}
-		trailer := fmt.Sprintf("# %d of %d matching values in %d rows (%d candidate rows x %d columns scanned)",
-			w.Rows(), total, rowsMatched, candidates, len(cols))
-		if capped {
-			trailer += fmt.Sprintf("; candidate cap of %d rows hit, tighten the WHERE filter", s.limits.SearchCandidates)
-		}
-		if cutValues > 0 {
-			trailer += fmt.Sprintf("; %d values longer than %d bytes were searched in their first %d bytes only (--max-search-value-bytes)",
-				cutValues, s.limits.MaxSearchValueBytes, s.limits.MaxSearchValueBytes)
-		}
-		if w.TruncatedByBytes() {
-			trailer += fmt.Sprintf("; output truncated at %d bytes", s.limits.MaxResultBytes)
-		}
-		sp.setRows(int64(w.Rows()))
-		sp.detail = domain.Detail{
-			{Key: "pattern", Value: r.Pattern}, {Key: "table", Value: d.Name}, {Key: "columns", Value: cols},
-			{Key: "candidates", Value: candidates}, {Key: "capped", Value: capped}, {Key: "matches", Value: total},
-			{Key: "ignore_case", Value: r.IgnoreCase}, {Key: "fixed_strings", Value: r.FixedStrings},
-		}
-		if cutValues > 0 {
-			sp.detail = append(sp.detail, domain.Field{Key: "values_cut", Value: cutValues})
-		}
-		return w.Body() + trailer, nil
+		sp.setRows(int64(run.w.Rows()))
+		sp.detail = run.detail(r)
+		return run.w.Body() + run.trailer(), nil
 	})
+}
+
+// checkSearch checks a search's arguments and resolves its table, columns
+// and key into the query for its candidate rows.
+func (s *Service) checkSearch(ctx context.Context, r ports.SearchTextRequest) (domain.CandidateQuery, error) {
+	if s.d.Search == nil {
+		return domain.CandidateQuery{}, domain.Errorf(domain.ErrUnavailable, "no text search engine is configured")
+	}
+	if r.Pattern == "" {
+		return domain.CandidateQuery{}, domain.Errorf(domain.ErrInvalidArgument, "pattern must not be empty")
+	}
+	if err := domain.ArgSearchLimit.Check(s.limits, r.Limit); err != nil {
+		return domain.CandidateQuery{}, err
+	}
+	if err := domain.ArgContextChars.Check(s.limits, r.ContextChars); err != nil {
+		return domain.CandidateQuery{}, err
+	}
+	d, err := s.d.Catalog.Describe(ctx, r.Table)
+	if err != nil {
+		return domain.CandidateQuery{}, err
+	}
+	cols, err := searchColumns(d, r.Columns)
+	if err != nil {
+		return domain.CandidateQuery{}, err
+	}
+	q := domain.CandidateQuery{Table: d.Name, Columns: cols, Where: r.Where, Limit: s.limits.SearchCandidates}
+	if r.KeyColumn != "" {
+		if q.KeyColumn = columnNamed(d, r.KeyColumn); q.KeyColumn == "" {
+			return domain.CandidateQuery{}, domain.Errorf(domain.ErrNotFound, "key_column %s is not a column of %s; available: %s", domain.Quote(r.KeyColumn), d.Name, domain.QuoteList(columnNames(d)))
+		}
+	} else if d.Type == "view" {
+		return domain.CandidateQuery{}, domain.Errorf(domain.ErrInvalidArgument, "views have no rowid; pass key_column to identify rows in the results")
+	}
+	return q, nil
+}
+
+// searchRun is one search's bookkeeping. lines may run on another
+// goroutine than found (ripgrep's stdin writer), so the row bookkeeping
+// (keys, refs, cutValues) is shared under mu; the rest is read once the
+// search has returned.
+type searchRun struct {
+	s                   *Service
+	q                   domain.CandidateQuery
+	limit, contextChars int
+
+	mu        sync.Mutex
+	keys      []string  // each candidate row's key
+	refs      []lineRef // each searched line's row and column
+	cutValues int       // values searched in their head only
+
+	candidates int
+	capped     bool
+	srcErr     error
+
+	w                  *domain.TableWriter
+	total, rowsMatched int
+	lastRow            int32
+	full               bool
+}
+
+// lines reads the candidate rows and yields each searchable value as one
+// line. The lines may be read twice (an engine that could not start hands
+// over to another), so each pass starts afresh.
+func (sr *searchRun) lines(ctx context.Context, yield func(string) bool) {
+	sr.mu.Lock()
+	sr.keys, sr.refs, sr.cutValues = sr.keys[:0], sr.refs[:0], 0
+	sr.mu.Unlock()
+	sr.candidates, sr.capped, sr.srcErr = sr.s.d.Catalog.Candidates(ctx, sr.q, func(row []any) bool {
+		sr.mu.Lock()
+		sr.keys = append(sr.keys, keyText(row[0]))
+		rowIndex := int32(len(sr.keys) - 1)
+		sr.mu.Unlock()
+		if rowIndex > 0 && rowIndex%searchProgressRows == 0 {
+			ports.ReportProgress(ctx, float64(rowIndex), float64(sr.q.Limit), fmt.Sprintf("%d candidate rows read", rowIndex))
+		}
+		for i, v := range row[1:] {
+			text, ok := searchable(v)
+			if !ok {
+				continue
+			}
+			line, cut := domain.CutSearchLine(domain.SearchLine(text), sr.s.limits.MaxSearchValueBytes)
+			sr.mu.Lock()
+			sr.refs = append(sr.refs, lineRef{row: rowIndex, col: uint16(i)})
+			if cut {
+				sr.cutValues++
+			}
+			sr.mu.Unlock()
+			if !yield(line) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// found counts one match and adds its snippet while the table has room.
+func (sr *searchRun) found(m domain.LineMatch) error {
+	sr.mu.Lock()
+	ref := sr.refs[m.Index]
+	key := sr.keys[ref.row]
+	sr.mu.Unlock()
+	sr.total++
+	if ref.row != sr.lastRow {
+		sr.rowsMatched, sr.lastRow = sr.rowsMatched+1, ref.row
+	}
+	if sr.w.Rows() < sr.limit && !sr.full {
+		sr.full = !sr.w.Add([]any{key, sr.q.Columns[ref.col], domain.Snippet(m.Text, m.Start, m.End, sr.contextChars)})
+	}
+	return nil
+}
+
+// trailer counts what was shown, matched and scanned, and says what cut
+// the search short.
+func (sr *searchRun) trailer() string {
+	l := sr.s.limits
+	trailer := fmt.Sprintf("# %d of %d matching values in %d rows (%d candidate rows x %d columns scanned)",
+		sr.w.Rows(), sr.total, sr.rowsMatched, sr.candidates, len(sr.q.Columns))
+	if sr.capped {
+		trailer += fmt.Sprintf("; candidate cap of %d rows hit, tighten the WHERE filter", l.SearchCandidates)
+	}
+	if sr.cutValues > 0 {
+		trailer += fmt.Sprintf("; %d values longer than %d bytes were searched in their first %d bytes only (--max-search-value-bytes)",
+			sr.cutValues, l.MaxSearchValueBytes, l.MaxSearchValueBytes)
+	}
+	if sr.w.TruncatedByBytes() {
+		trailer += fmt.Sprintf("; output truncated at %d bytes", l.MaxResultBytes)
+	}
+	return trailer
+}
+
+// detail is the search's audit detail.
+func (sr *searchRun) detail(r ports.SearchTextRequest) domain.Detail {
+	d := domain.Detail{
+		{Key: "pattern", Value: r.Pattern}, {Key: "table", Value: sr.q.Table}, {Key: "columns", Value: sr.q.Columns},
+		{Key: "candidates", Value: sr.candidates}, {Key: "capped", Value: sr.capped}, {Key: "matches", Value: sr.total},
+		{Key: "ignore_case", Value: r.IgnoreCase}, {Key: "fixed_strings", Value: r.FixedStrings},
+	}
+	if sr.cutValues > 0 {
+		d = append(d, domain.Field{Key: "values_cut", Value: sr.cutValues})
+	}
+	return d
 }
 
 // searchColumns resolves the requested columns case-insensitively to their

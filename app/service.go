@@ -129,7 +129,7 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	if err == nil {
 		func() { defer s.calls.release(); out, err = fn(cctx, sp) }()
 	}
-	err = s.public(err)
+	err = s.public(tool, err)
 	if err == nil && sp.sealed {
 		return out, nil // the row committed with the write
 	}
@@ -145,7 +145,7 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	defer acancel()
 	if aerr := s.d.Audit.Record(actx, s.entry(tool, start, sp, err)); aerr != nil {
 		s.log.Warn("could not write the query_log entry", "tool", tool, "err", aerr)
-		return "", s.unaudited(err, aerr)
+		return "", s.unaudited(err, s.public(tool, aerr))
 	}
 	return out, err
 }
@@ -167,42 +167,46 @@ func later(a, b time.Time) time.Time {
 }
 
 // unaudited is the error of a call whose audit row could not be committed:
-// its result, if it had one, is withheld.
+// its result, if it had one, is withheld. Both errors are public ones
+// (Service.public), so both keep their kinds.
 func (s *Service) unaudited(callErr, auditErr error) error {
-	kind, why := domain.ErrUnavailable, auditErr.Error()
-	var de *domain.Error
-	if errors.As(auditErr, &de) {
-		kind = de.Kind
-	}
+	var ae *domain.Error
+	errors.As(auditErr, &ae)
 	switch {
 	case callErr != nil && errors.Is(callErr, domain.ErrBusy) && errors.Is(auditErr, domain.ErrBusy):
 		return domain.Errorf(domain.ErrBusy, "%s (its audit row could not be written either, for the same reason)", callErr.Error())
 	case callErr != nil:
-		return domain.Errorf(kindOf(callErr), "%s (and its audit row could not be written: %s)", callErr.Error(), why)
+		var ce *domain.Error
+		errors.As(callErr, &ce)
+		return domain.Errorf(ce.Kind, "%s (and its audit row could not be written: %s)", ce.Message, ae.Message)
 	}
-	return domain.Errorf(kind, "the call's audit row could not be written, so its result is withheld "+
-		"(every call is recorded in query_log before it answers): %s", why)
+	return domain.Errorf(ae.Kind, "the call's audit row could not be written, so its result is withheld "+
+		"(every call is recorded in query_log before it answers): %s", ae.Message)
 }
 
-func kindOf(err error) error {
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return de.Kind
-	}
-	return domain.ErrSQLite
-}
-
-// public makes sure only messages meant for the agent leave the core.
-func (s *Service) public(err error) error {
+// public makes sure only messages meant for the agent leave the core, each
+// with its kind: a [*domain.Error] passes as it is; a context's end that
+// no adapter translated is an [domain.ErrTimeout]; anything else is an
+// [domain.ErrInternal] with a fixed message, its cause logged for the
+// operator and never shown to the agent.
+func (s *Service) public(tool string, err error) error {
 	if err == nil {
 		return nil
 	}
 	var de *domain.Error
-	if errors.As(err, &de) {
+	switch {
+	case errors.As(err, &de):
 		return de
+	case errors.Is(err, context.DeadlineExceeded):
+		s.log.Warn("untranslated deadline error", "tool", tool, "err", err)
+		return domain.Errorf(domain.ErrTimeout, "the call ran past its %ss deadline (--query-timeout) and was cancelled; narrow it and retry",
+			domain.FormatSeconds(s.limits.QueryTimeout))
+	case errors.Is(err, context.Canceled):
+		s.log.Warn("untranslated cancellation", "tool", tool, "err", err)
+		return domain.Errorf(domain.ErrTimeout, "the call was cancelled before it finished (the client gave up or the server is shutting down)")
 	}
-	s.log.Error("unexpected error", "err", err)
-	return domain.Errorf(domain.ErrSQLite, "internal error: %v", err)
+	s.log.Error("unexpected error, answered as an internal error", "tool", tool, "err", err)
+	return domain.Internal()
 }
 
 // entry is the call's audit entry, as the agent saw the call.
@@ -228,9 +232,4 @@ func (s *Service) entry(tool string, start time.Time, sp *span, err error) domai
 func (s *Service) Reject(ctx context.Context, tool string, err error) error {
 	_, err = s.run(ctx, tool, func(context.Context, *span) (string, error) { return "", err })
 	return err
-}
-
-// limit applies a row limit's bounds (1 to max_rows).
-func (s *Service) limit(name string, v int) error {
-	return domain.CheckLimit(name, v, s.limits.MaxRows)
 }

@@ -12,7 +12,7 @@ import (
 // WriteQuery runs INSERT, UPDATE, upsert, REPLACE or additive DDL in one
 // transaction, with the UPDATE guard.
 func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) {
-	return s.run(ctx, "write_query", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolWriteQuery, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(query)
 		if strings.TrimSpace(query) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "query must not be empty: pass one INSERT, UPDATE or CREATE statement")
@@ -59,7 +59,7 @@ func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix str
 // shutting down. The statement then runs under a full deadline of its own.
 func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (string, error) {
 	call := ctx
-	return s.run(ctx, "destructive_query", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolDestructiveQuery, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(query)
 		reason = domain.StripSpace(reason)
 		if reason == "" {
@@ -112,7 +112,7 @@ func (s *Service) snapshot(ctx context.Context, reason string) (string, error) {
 // Like destructive_query's, it is not cut short by the query deadline.
 func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
 	call := ctx
-	return s.run(ctx, "snapshot", func(_ context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolSnapshot, func(_ context.Context, sp *span) (string, error) {
 		sp.setQuery(reason)
 		stop := during(call, 0, 1, "writing a snapshot of the database")
 		path, err := s.snapshot(call, reason)
@@ -134,7 +134,7 @@ func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
 // CreateView stores a SELECT as a view with its description inside, so the
 // next session finds it in get_schema.
 func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (string, error) {
-	return s.run(ctx, "create_view", func(ctx context.Context, sp *span) (string, error) {
+	return s.run(ctx, domain.ToolCreateView, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(r.SelectSQL)
 		name, err := domain.ValidateViewName(r.Name)
 		if err != nil {

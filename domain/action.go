@@ -128,18 +128,5 @@ const (
 	TierDestructive
 )
 
-// Tool names the tool of the tier, as denial messages mention it.
-func (t Tier) Tool() string {
-	switch t {
-	case TierRead:
-		return "read_query"
-	case TierWrite:
-		return "write_query"
-	case TierDestructive:
-		return "destructive_query"
-	}
-	return "tier " + strconv.Itoa(int(t))
-}
-
 // valid reports whether t is one of the three tiers.
 func (t Tier) valid() bool { return t >= TierRead && t <= TierDestructive }

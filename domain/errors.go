@@ -39,6 +39,10 @@ var (
 	// allows (SQLite's heap limit); it was stopped, nothing was changed, and
 	// the message says what to narrow and which setting to raise.
 	ErrMemory = errors.New("out of memory")
+	// ErrInternal means the server failed in a way it does not expect (an
+	// error no adapter translated, a bug): the agent gets [Internal]'s
+	// fixed message, the operator the cause in the server's log.
+	ErrInternal = errors.New("internal error")
 )
 
 // Error is a failure whose Message is safe to show to the agent verbatim:
@@ -59,6 +63,14 @@ func (e *Error) Unwrap() error { return e.Kind }
 // Errorf builds an [*Error] of the given kind.
 func Errorf(kind error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// Internal is the one message of an [ErrInternal]: its cause is never
+// shown to the agent (it may hold paths, SQL or a driver's text that no
+// rule has vetted), only logged.
+func Internal() *Error {
+	return &Error{Kind: ErrInternal, Message: "internal error: the server failed in a way it does not expect and wrote the cause to its log (stderr); " +
+		"retry the call once, and if it fails again, tell the user, who can read the cause there"}
 }
 
 // SQLiteError wraps SQLite's own message as `SQLite error: <message>`.

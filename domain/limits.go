@@ -103,13 +103,9 @@ func FormatSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'g', 6, 64)
 }
 
-// CheckLimit validates a per-call row limit against max.
-func CheckLimit(name string, v, max int) error {
-	if v < 1 || v > max {
-		return Errorf(ErrInvalidArgument, "%s must be between 1 and %d, got %d", name, max, v)
-	}
-	return nil
-}
+// ResumeBytes caps get_resume_context's answer: twice a result's cap, since
+// it holds a checkpoint's summary and the events after it.
+func (l Limits) ResumeBytes() int { return 2 * l.MaxResultBytes }
 
 // String describes the limits for the startup log.
 func (l Limits) String() string {

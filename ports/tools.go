@@ -5,7 +5,9 @@ import "context"
 // Tools is the inbound port: the thirteen tools as the core offers them to
 // driving adapters (the MCP server). Every method returns the text the
 // agent sees, or an error whose message is safe to show it (a
-// *domain.Error); every call is audited, failures included.
+// *domain.Error); every call is audited, failures included. What each tool
+// is called and which arguments it takes, with their defaults and bounds,
+// is declared once in [domain.Tools].
 type Tools interface {
 	// ReadQuery runs one read-only statement and returns capped CSV with the
 	// `# N rows` trailer.

@@ -1,18 +1,12 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"slices"
-	"strings"
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -120,105 +114,6 @@ func (s *Server) sessionContext(ctx context.Context, ss *mcp.ServerSession) cont
 		}
 		return open
 	}))
-}
-
-// handler is a typed tool body: it receives the decoded arguments.
-type handler[In any] func(ctx context.Context, in In) (string, error)
-
-// add registers one tool. Unlike mcp.AddTool, it decodes and checks the
-// arguments itself, so a malformed call is answered with a message that
-// names the argument and is written to the audit log like any other call
-// (SPEC A3); the SDK would reject it before any audit could happen.
-//
-// initial holds the defaults: arguments the call leaves out keep them.
-func add[In any](s *Server, tools ports.Tools, t *mcp.Tool, initial In, patch func(*jsonschema.Schema), h handler[In]) {
-	schema, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("schema for %s: %v", t.Name, err))
-	}
-	if patch != nil {
-		patch(schema)
-	}
-	t.InputSchema = schema
-	if s.opts.Structured && tableTools[t.Name] {
-		t.OutputSchema = tableOutputSchema()
-	}
-	s.names[t.Name] = true
-	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, cancel := s.callContext(ctx)
-		defer cancel()
-		ctx = s.sessionContext(ctx, req.Session)
-		ctx, finish := withProgress(ctx, req)
-		defer finish()
-		ctx, tables := s.withTables(ctx, t.Name)
-		in := initial
-		if err := decode(req.Params.Arguments, &in, schema); err != nil {
-			return result("", tools.Reject(ctx, t.Name, err)), nil
-		}
-		out, err := h(ctx, in)
-		res := result(out, err)
-		tables.structure(res)
-		return res, nil
-	})
-}
-
-// decode reads the arguments strictly: unknown names and wrong types are
-// argument errors that say what the tool takes.
-func decode(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
-	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		raw = json.RawMessage("{}")
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return domain.Errorf(domain.ErrInvalidArgument, "arguments must be a JSON object")
-	}
-	for _, name := range schema.Required {
-		v, ok := obj[name]
-		if !ok || string(v) == "null" {
-			return domain.Errorf(domain.ErrInvalidArgument, "missing required argument %q", name)
-		}
-	}
-	for name := range obj {
-		if _, ok := schema.Properties[name]; !ok {
-			return domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; this tool takes %s", name, argList(schema))
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(dst); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			want := schema.Properties[te.Field]
-			kind := te.Type.Kind().String()
-			if want != nil && want.Type != "" {
-				kind = want.Type
-			} else if want != nil && len(want.Types) > 0 {
-				kind = strings.Join(want.Types, " or ")
-			}
-			return domain.Errorf(domain.ErrInvalidArgument, "argument %q must be %s, got %s", te.Field, article(kind), te.Value)
-		}
-		return domain.Errorf(domain.ErrInvalidArgument, "arguments could not be read: %v", err)
-	}
-	return nil
-}
-
-func article(kind string) string {
-	switch kind {
-	case "integer", "array", "object":
-		return "an " + kind
-	}
-	return "a " + kind
-}
-
-func argList(s *jsonschema.Schema) string {
-	var names []string
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	if len(names) == 0 {
-		return "no arguments"
-	}
-	return strings.Join(names, ", ")
 }
 
 // result turns a tool's outcome into one text block; errors become tool

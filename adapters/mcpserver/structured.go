@@ -12,13 +12,6 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// tableTools answer with one CSV table (or, for a write without RETURNING,
-// none); with Options.Structured they also declare tableOutputSchema and
-// return the table as structuredContent.
-var tableTools = map[string]bool{
-	"read_query": true, "write_query": true, "destructive_query": true, "list_tables": true, "search_text": true,
-}
-
 // tableOutputSchema describes structuredContent: the CSV's columns and the
 // rows it shows, values typed (see domain.TableData).
 func tableOutputSchema() *jsonschema.Schema {
@@ -43,10 +36,10 @@ type tableCollector struct {
 	data *domain.TableData
 }
 
-// withTables puts a collector in ctx when structured results are on for
-// this tool.
-func (s *Server) withTables(ctx context.Context, tool string) (context.Context, *tableCollector) {
-	if !s.opts.Structured || !tableTools[tool] {
+// withTables puts a collector in ctx when structured results are on and
+// the tool answers with a table (domain.Tool.Table).
+func (s *Server) withTables(ctx context.Context, table bool) (context.Context, *tableCollector) {
+	if !s.opts.Structured || !table {
 		return ctx, nil
 	}
 	c := &tableCollector{}

@@ -77,52 +77,76 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, s.rgPath, args(q, pattern)...)
-	cmd.WaitDelay = waitDelay
-	ownGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	p, err := s.start(ctx, runCtx, args(q, pattern), limit)
 	if err != nil {
-		return domain.Errorf(domain.ErrSearch, "ripgrep could not be started: %v", innermost(err))
+		return err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return domain.Errorf(domain.ErrSearch, "ripgrep could not be started: %v", innermost(err))
-	}
-	stderr := &cappedBuffer{max: maxStderr}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		if ctx.Err() != nil {
-			return timeoutError(ctx, limit)
-		}
-		return domain.Errorf(domain.ErrUnavailable, "ripgrep (rg) could not be started (%v); install it or start the server with --rg PATH", innermost(err))
-	}
-
 	r := &run{q: newQueue(), found: found}
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
-		readMatches(stdout, r.q, func() int { return int(r.longest.Load()) })
+		readMatches(p.stdout, r.q, func() int { return int(r.longest.Load()) })
 	}()
 	waited := false
 	defer func() {
 		if !waited { // lines or found panicked: still reap rg and the reader
 			cancel()
 			<-readerDone
-			_ = cmd.Wait()
+			_ = p.cmd.Wait()
 		}
-		_ = killGroup(cmd) // children that outlived rg (a --rg script's)
+		_ = killGroup(p.cmd) // children that outlived rg (a --rg script's)
 	}()
 
-	fed, writeErr := r.feed(ctx, stdin, lines)
-	_ = stdin.Close()
+	fed, writeErr := r.feed(ctx, p.stdin, lines)
+	_ = p.stdin.Close()
 	if r.stopped() {
 		cancel() // a write error needs none: rg stopped reading and is exiting
 	}
 	r.drain(ctx, cancel)
 	<-readerDone
-	waitErr := cmd.Wait()
+	waitErr := p.cmd.Wait()
 	waited = true
+	return r.outcome(ctx, limit, fed, writeErr, waitErr, p.stderr.String())
+}
 
+// rgProcess is a started rg with its pipes.
+type rgProcess struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	stderr *cappedBuffer
+}
+
+// start starts rg with argv in its own process group; runCtx kills it.
+// ctx is the call's: when it has expired, a failure to start is the
+// call's timeout.
+func (s *Searcher) start(ctx, runCtx context.Context, argv []string, limit time.Duration) (*rgProcess, error) {
+	cmd := exec.CommandContext(runCtx, s.rgPath, argv...)
+	cmd.WaitDelay = waitDelay
+	ownGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, domain.Errorf(domain.ErrSearch, "ripgrep could not be started: %v", innermost(err))
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, domain.Errorf(domain.ErrSearch, "ripgrep could not be started: %v", innermost(err))
+	}
+	stderr := &cappedBuffer{max: maxStderr}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return nil, timeoutError(ctx, limit)
+		}
+		return nil, domain.Errorf(domain.ErrUnavailable, "ripgrep (rg) could not be started (%v); install it or start the server with --rg PATH", innermost(err))
+	}
+	return &rgProcess{cmd: cmd, stdin: stdin, stdout: stdout, stderr: stderr}, nil
+}
+
+// outcome is the search's result once rg has exited: found's own error
+// first, then the call's timeout (unless every line was fed and rg ended
+// normally before it), then a broken output stream, then rg's exit.
+func (r *run) outcome(ctx context.Context, limit time.Duration, fed bool, writeErr, waitErr error, stderr string) error {
 	switch {
 	case r.foundErr != nil:
 		return r.foundErr
@@ -135,7 +159,7 @@ func (s *Searcher) Search(ctx context.Context, q domain.SearchQuery, lines iter.
 	case exitedNormally(waitErr):
 		return nil
 	}
-	return exitError(waitErr, stderr.String())
+	return exitError(waitErr, stderr)
 }
 
 func args(q domain.SearchQuery, pattern string) []string {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // jobs are the go test runs, grouped by package.
@@ -58,10 +60,10 @@ type figure struct {
 // core (BenchmarkToolAllocs): read_query's budget is issue 13's 20 KB.
 func toolAllocFigures() []figure {
 	var out []figure
-	for _, t := range []string{"read_query", "write_query", "destructive_query", "list_tables", "describe_table", "get_schema",
-		"create_view", "append_event", "verify_chain", "checkpoint", "get_resume_context", "search_text", "snapshot"} {
+	for _, d := range domain.Tools() {
+		t := d.Name
 		f := figure{name: "allocated per call, core: " + t, bench: "BenchmarkToolAllocs/" + t, metric: "B/op", alsoMetric: "allocs/op"}
-		if t == "read_query" {
+		if t == domain.ToolReadQuery {
 			f.maxMetric = 20 << 10
 		}
 		out = append(out, f)

@@ -122,6 +122,10 @@ func stdioRun(ctx context.Context, ts []target, db string, c stdioConfig, log io
 				return nil, nil, fmt.Errorf("%s, %d processes: %w", t.name, c.procs, err)
 			}
 			add("procs", t.name, qps)
+			if t.raw == nil {
+				// The sqlite3 CLI is driven by raw lines already.
+				add("procs-raw", t.name, qps)
+			}
 			if !t.concurrent {
 				continue
 			}
@@ -130,6 +134,24 @@ func stdioRun(ctx context.Context, ts []target, db string, c stdioConfig, log io
 				return nil, nil, fmt.Errorf("%s, %d calls at once: %w", t.name, c.conc, err)
 			}
 			add("conc", t.name, qps)
+			if t.raw == nil {
+				continue
+			}
+			rt := target{name: t.name, start: t.raw}
+			if qps, err = throughput(ctx, rt, db, c.procs, c.perProc, nil, n); err != nil {
+				return nil, nil, fmt.Errorf("%s, %d processes, raw client: %w", t.name, c.procs, err)
+			}
+			add("procs-raw", t.name, qps)
+			shared, err := t.raw(ctx, db)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s, raw client: %w", t.name, err)
+			}
+			qps, err = throughput(ctx, rt, db, c.conc, c.perConc, shared, n)
+			shared.close()
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s, %d calls at once, raw client: %w", t.name, c.conc, err)
+			}
+			add("conc-raw", t.name, qps)
 		}
 	}
 	return summarise(samples), stdioFigures(live, c), nil
@@ -181,7 +203,7 @@ func summarise(samples map[string][]float64) map[string]result {
 		slices.Sort(v)
 		p50 := v[len(v)/2]
 		switch {
-		case hasFig(k, "procs"), hasFig(k, "conc"):
+		case hasFig(k, "procs"), hasFig(k, "conc"), hasFig(k, "procs-raw"), hasFig(k, "conc-raw"):
 			res[k] = result{nsPerOp: 1e9 / p50, metrics: map[string]float64{"q/s": p50}}
 		case hasFig(k, "small"):
 			res[k] = result{nsPerOp: p50}

@@ -27,8 +27,10 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 	require.NoError(t, printTable(&out, figs, res), "every figure's benchmark ran")
 	for _, row := range []string{
 		"small query p50 vs do-nothing SDK server", "small query p50 vs sqlite3 CLI",
-		"small query p90 vs do-nothing SDK server", "2 processes x 3 small queries vs sqlite3 CLI",
-		"3 calls at once, one process vs do-nothing SDK server", "1000x6 rows to CSV vs sqlite3 CLI",
+		"small query p90 vs do-nothing SDK server", "2 processes x 3 small queries, SDK client vs sqlite3 CLI",
+		"3 calls at once, one process, SDK client vs do-nothing SDK server",
+		"2 processes x 3 small queries, raw client vs sqlite3 CLI", "2 processes x 3 small queries, raw client vs do-nothing SDK server",
+		"3 calls at once, one process, raw client vs do-nothing SDK server", "1000x6 rows to CSV vs sqlite3 CLI",
 		"3-table join + GROUP BY vs sqlite3 CLI", "start to first tools/list vs sqlite3 CLI",
 		"start to first read_query answer vs sqlite3 CLI",
 	} {
@@ -37,6 +39,8 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 	assert.NotContains(t, out.String(), "missing")
 	assert.Contains(t, out.String(), "<= 1.25x", "the issue's budget is printed as set")
 	assert.Greater(t, res["stdio/procs/"+oursName].metrics["q/s"], 0.0)
+	assert.Greater(t, res["stdio/procs-raw/"+oursName].metrics["q/s"], 0.0)
+	assert.Greater(t, res["stdio/conc-raw/"+oursName].metrics["q/s"], 0.0)
 }
 
 func TestPeersFromEnvAndPath(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // session is one running process of a target that answers SQL.
@@ -33,12 +35,16 @@ type target struct {
 	// concurrent is whether one session takes overlapping calls.
 	concurrent bool
 	start      func(ctx context.Context, db string) (session, error)
+	// raw, for MCP servers, starts a session driven by the raw JSON-RPC
+	// load generator (rawclient.go) instead of the SDK's client.
+	raw func(ctx context.Context, db string) (session, error)
 }
 
 // mcpTarget runs argv (with {db} replaced by the database path) as an MCP
 // server on stdio through the SDK's client.
 func mcpTarget(name string, floor bool, argv ...string) target {
-	return target{name: name, floor: floor, concurrent: true, start: func(ctx context.Context, db string) (session, error) {
+	raw := func(ctx context.Context, db string) (session, error) { return rawStart(ctx, argv, floor, db) }
+	return target{name: name, floor: floor, concurrent: true, raw: raw, start: func(ctx context.Context, db string) (session, error) {
 		args := make([]string, len(argv))
 		for i, a := range argv {
 			args[i] = strings.ReplaceAll(a, "{db}", db)
@@ -76,7 +82,7 @@ func (s *mcpSession) pickTool(ctx context.Context) error {
 	}
 	var pick *mcp.Tool
 	for _, t := range res.Tools {
-		if t.Name == "read_query" {
+		if t.Name == domain.ToolReadQuery {
 			pick = t
 			break
 		}
@@ -199,12 +205,25 @@ func (s *cliSession) query(_ context.Context, sql string, _, wantRows int) error
 
 func (s *cliSession) close() {
 	s.stdin.Close()
+	stopProcess(s.cmd, nil)
+}
+
+// stopProcess waits up to 5 s for cmd to exit after its stdin was closed,
+// then kills it. drained, when set, is closed once stdout has been read to
+// its end (Wait must not run before that).
+func stopProcess(cmd *exec.Cmd, drained <-chan struct{}) {
 	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
+	go func() {
+		if drained != nil {
+			<-drained
+		}
+		cmd.Wait()
+		close(done)
+	}()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		s.cmd.Process.Kill()
+		cmd.Process.Kill()
 		<-done
 	}
 }
@@ -220,7 +239,7 @@ const baselineEnv = "MCP_SQLITE_BENCH_BASELINE"
 
 // knownPeers are npm peers' command names looked for on PATH when the
 // variable is unset; each is started as "<command> {db}".
-var knownPeers = []string{"mcp-sqlite", "mcp-server-sqlite-npx"}
+var knownPeers = []string{"mcp-sqlite-server", "mcp-server-sqlite-npx"}
 
 // peers returns the peer targets and a note for each that was looked for
 // and not found.

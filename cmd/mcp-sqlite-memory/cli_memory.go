@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 var verifyCommand = &command{
@@ -38,7 +40,7 @@ func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.W
 	if err := needExisting(cfg); err != nil {
 		return err
 	}
-	res, err := callTool(ctx, cfg, stderr, "verify_chain", json.RawMessage(`{}`))
+	res, err := callTool(ctx, cfg, stderr, domain.ToolVerifyChain, json.RawMessage(`{}`))
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,7 @@ func runResume(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	res, err := callTool(ctx, cfg, stderr, "get_resume_context", raw)
+	res, err := callTool(ctx, cfg, stderr, domain.ToolGetResumeContext, raw)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // args mirror read_query's, so the client sends the same frames to both.
@@ -20,7 +22,7 @@ type args struct {
 
 func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "read_query"}, func(context.Context, *mcp.CallToolRequest, args) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: domain.ToolReadQuery}, func(context.Context, *mcp.CallToolRequest, args) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "id\n1\n# 1 rows"}}}, nil, nil
 	})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {

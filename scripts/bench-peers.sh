@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the two npm peers the side-by-side benchmark compares with into a
+# temporary folder (nothing is kept in the repository) and runs the stdio
+# figures with them: mcp-sqlite (its command is mcp-sqlite-server) and
+# mcp-server-sqlite-npx. Both use the sqlite3 npm package, whose native
+# build npm 11 runs only when approved. Needs Node.js and npm.
+# Usage: scripts/bench-peers.sh [bench flags, e.g. -short]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+peers=$(mktemp -d)
+trap 'rm -rf "$peers"' EXIT
+(
+	cd "$peers"
+	npm init -y >/dev/null
+	npm install --no-fund --no-audit mcp-sqlite@1.0.9 mcp-server-sqlite-npx@0.8.0 >/dev/null
+	# npm 11 skips install scripts until approved; older npm runs them.
+	npm install-scripts approve sqlite3 >/dev/null 2>&1 || true
+	npm rebuild sqlite3 >/dev/null
+)
+export PATH="$peers/node_modules/.bin:$PATH"
+export MCP_SQLITE_BENCH_PEERS="mcp-sqlite=mcp-sqlite-server {db};mcp-server-sqlite-npx=mcp-server-sqlite-npx {db}"
+go run ./cmd/mcp-sqlite-memory-bench -stdio-only "$@"
