@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // The throughput figures are also measured with rawSession: a load
@@ -178,7 +180,7 @@ func (s *rawSession) pickTool(line []byte) error {
 	}
 	pick := -1
 	for i, t := range ans.Result.Tools {
-		if t.Name == "read_query" {
+		if t.Name == domain.ToolReadQuery {
 			pick = i
 			break
 		}
