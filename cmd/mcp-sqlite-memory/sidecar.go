@@ -81,7 +81,7 @@ type sidecarProc struct {
 // stderr lines are copied to stderr, its stdout is read for control lines.
 func startSidecar(path, url string, args []string, stderr io.Writer) (*sidecarProc, error) {
 	cmd := exec.Command(path, append(args[:1:1], append([]string{"-control"}, args[1:]...)...)...)
-	cmd.Env = append(os.Environ(), "MCP_SQLITE_REPLICATE="+url)
+	cmd.Env = append(os.Environ(), envReplicate+"="+url)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
