@@ -188,7 +188,13 @@ func (r *Replicator) start(ctx context.Context) (*ls.Store, error) {
 	store.Logger = log
 	db.SetLogger(log)
 	store.SetShutdownSyncTimeout(r.opts.ShutdownSync)
-	if err := store.Open(ctx); err != nil {
+	// Opening and the first sync are not cut short when ctx ends meanwhile
+	// (a stop right after the start): a replicator that never attached
+	// would skip the last sync, and lose a short session. They are bounded
+	// like the last sync instead.
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.ShutdownSync)
+	defer cancel()
+	if err := store.Open(octx); err != nil {
 		_ = store.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -196,7 +202,7 @@ func (r *Replicator) start(ctx context.Context) (*ls.Store, error) {
 	// now, and a database it never attached to gets no last sync on close:
 	// a session shorter than the interval would replicate nothing. Attach
 	// now (its monitor retries if this fails).
-	if err := db.Sync(ctx); err != nil && ctx.Err() == nil {
+	if err := db.Sync(octx); err != nil {
 		r.log.Warn("first sync failed; Litestream retries every sync interval", "err", err)
 	}
 	return store, nil

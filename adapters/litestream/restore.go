@@ -29,6 +29,7 @@ func Restore(ctx context.Context, from, to string, at time.Time, log *slog.Logge
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = log.With("replica", Redact(from)).With("component", "litestream")
+	ls.LogWriter = os.Stderr // never stdout, as in New
 	setLogger(client, log)
 	if err := client.Init(ctx); err != nil {
 		return fmt.Errorf("reach the replica %s: %w", Redact(from), err)

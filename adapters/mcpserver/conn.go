@@ -19,15 +19,16 @@ import (
 // (appendMessage, encode.go) and written as one line each, through the same writer as before. Batches never reach it:
 // the guard refuses them.
 type guardTransport struct {
-	guard *frameGuard
-	out   io.WriteCloser
+	guard  *frameGuard
+	out    io.WriteCloser
+	splice *textSplicer // nil: no large text is spliced (encode_text.go)
 }
 
 var _ mcp.Transport = (*guardTransport)(nil)
 
 // Connect starts reading the guard's messages.
 func (t *guardTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &guardConn{guard: t.guard, out: t.out, incoming: make(chan guardRead), closed: make(chan struct{})}
+	c := &guardConn{guard: t.guard, out: t.out, splice: t.splice, incoming: make(chan guardRead), closed: make(chan struct{})}
 	// Reads of stdin cannot be interrupted, so they run on their own
 	// goroutine and Read waits for them or for Close (the SDK requires
 	// Close to unblock Read).
@@ -46,6 +47,7 @@ type guardConn struct {
 	out      io.WriteCloser
 	incoming chan guardRead
 	closed   chan struct{}
+	splice   *textSplicer
 
 	writeMu sync.Mutex
 	line    []byte // reused for each outbound line
@@ -92,7 +94,7 @@ func (c *guardConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	line, err := appendMessage(c.line[:0], msg)
+	line, err := c.splice.appendMessage(c.line[:0], msg)
 	if err != nil {
 		return err
 	}
@@ -110,6 +112,7 @@ func (c *guardConn) Close() error {
 	c.closeOnce.Do(func() {
 		c.closeErr = errors.Join(c.guard.Close(), c.out.Close())
 		close(c.closed)
+		c.splice.drop()
 	})
 	return c.closeErr
 }

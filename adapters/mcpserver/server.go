@@ -76,6 +76,7 @@ func New(tools ports.Tools, o Options) *Server {
 		done:  make(chan struct{}),
 	}
 	register(s, tools, o)
+	s.AddReceivingMiddleware(spliceMiddleware)
 	if o.ClientLog != nil {
 		o.ClientLog.attach(s, o.ReadOnly)
 	}
@@ -142,7 +143,10 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	guard := newFrameGuard(in, w.own(), max, s.answer, s.offers, s.opts.Log, x)
 	// The guard already bounds and decodes every frame; the SDK reads its
 	// messages (see guardTransport).
-	err := s.Run(ctx, &guardTransport{guard: guard, out: w})
+	// Large tool answers are written by the transport, escaped once (see
+	// textSplicer).
+	sp := newTextSplicer()
+	err := s.Run(withSplicer(ctx, sp), &guardTransport{guard: guard, out: w, splice: sp})
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil
 	}

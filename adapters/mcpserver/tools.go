@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -50,15 +49,19 @@ func annotations(d domain.Tool) *mcp.ToolAnnotations {
 
 // inputSchema is the JSON schema of a tool's arguments: their types,
 // which are required, and the defaults and bounds under the live limits.
-// Properties not declared are refused.
-func inputSchema(d domain.Tool, l domain.Limits) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
+// Properties not declared are refused. It is encoded once, here, by plain
+// encoding/json: the SDK marshals a *jsonschema.Schema by reflection when it
+// adds the tool and again for every tools/list, which made building the
+// server most of the time from start to the first tools/list after the Go
+// runtime's own (issue 13).
+func inputSchema(d domain.Tool, l domain.Limits) json.RawMessage {
+	s := objectSchema{Type: "object", Properties: map[string]propertySchema{}}
 	for _, a := range d.Args {
 		// A list is "array" alone: a union with "null" makes some clients
 		// render a text box and send a string.
-		p := &jsonschema.Schema{Type: jsonType(a.Type), Description: a.Doc}
+		p := propertySchema{Type: jsonType(a.Type), Description: a.Doc}
 		if a.Type == domain.ArgStrings {
-			p.Items = &jsonschema.Schema{Type: "string"}
+			p.Items = &propertySchema{Type: "string"}
 		}
 		if a.Default != nil {
 			b, err := json.Marshal(a.Default(l))
@@ -76,7 +79,32 @@ func inputSchema(d domain.Tool, l domain.Limits) *jsonschema.Schema {
 		}
 		s.Properties[a.Name] = p
 	}
-	return s
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: input schema of %s: %v", d.Name, err))
+	}
+	return b
+}
+
+// objectSchema is a tool's input schema, the subset of JSON Schema
+// inputSchema writes, in the key order of the jsonschema package the
+// server used before (so tools/list is byte for byte what it was).
+type objectSchema struct {
+	Type       string                    `json:"type"`
+	Properties map[string]propertySchema `json:"properties"`
+	Required   []string                  `json:"required,omitempty"`
+	// AdditionalProperties is always false: no undeclared argument.
+	AdditionalProperties bool `json:"additionalProperties"`
+}
+
+// propertySchema is one argument's schema.
+type propertySchema struct {
+	Type        string          `json:"type"`
+	Items       *propertySchema `json:"items,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Default     json.RawMessage `json:"default,omitempty"`
+	Minimum     *float64        `json:"minimum,omitempty"`
+	Maximum     *float64        `json:"maximum,omitempty"`
 }
 
 // jsonType is an argument type's name in JSON Schema.

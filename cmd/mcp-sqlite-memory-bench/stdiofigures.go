@@ -68,5 +68,6 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 	others("stdio: 1000x6 rows to CSV", "rows1000", "", "", map[string]float64{cliName: 1.5})
 	others("stdio: 3-table join + GROUP BY", "join", "", "", map[string]float64{cliName: 1.15})
 	others("stdio: start to first tools/list", "start", "", "", map[string]float64{cliName: 3})
+	others("stdio: start to first read_query answer", "firstquery", "", "", nil)
 	return out
 }

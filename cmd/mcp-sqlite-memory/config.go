@@ -85,6 +85,8 @@ type Config struct {
 	Replicate string
 	// ReplicateSync is the time between syncs to the replica.
 	ReplicateSync time.Duration
+	// ReplicateFrom names the setting Replicate came from, for messages.
+	ReplicateFrom string
 }
 
 // startupNotes is what parsing learns for startup messages rather than for

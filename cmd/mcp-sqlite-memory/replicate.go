@@ -1,13 +1,14 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"flag"
-	"log/slog"
+	"io"
+	"os"
 	"strings"
 	"time"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/litestream"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // Replication settings (README "Sharing and surviving"). The sync interval
@@ -18,6 +19,8 @@ const (
 	envReplicateSync     = "MCP_SQLITE_REPLICATE_SYNC_INTERVAL"
 	envLitestreamSync    = "LITESTREAM_SYNC_INTERVAL"
 	minReplicateInterval = 10 * time.Millisecond
+	// defaultReplicateSync is Litestream's own default time between syncs.
+	defaultReplicateSync = time.Second
 )
 
 // replicateSettings holds the replication flags until they are checked.
@@ -46,7 +49,7 @@ func (r *replicateSettings) apply(cfg *Config, names *flagNames) error {
 	// A malformed interval is refused even without --replicate (it is then
 	// also warned about as ignored, flagwarn.go): a typo never waits for
 	// the day replication is switched on.
-	sync := litestream.DefaultSyncInterval
+	sync := defaultReplicateSync
 	if strings.TrimSpace(r.url) == "" && r.syncSource == envLitestreamSync {
 		return nil // Litestream's own variable is its business until we replicate
 	}
@@ -75,33 +78,48 @@ func (r *replicateSettings) apply(cfg *Config, names *flagNames) error {
 		return usagef("%s cannot be combined with --read-only: a read-only server writes nothing, so it has nothing to replicate; "+
 			"replicate from the server that writes this database", from)
 	}
-	if err := litestream.CheckURL(r.url); err != nil {
+	// What needs no Litestream code is checked here, so a bad URL stops
+	// the server at once; the sidecar checks the rest when it starts.
+	if err := domain.CheckReplicaURL(r.url, os.Getenv); err != nil {
 		return usagef("invalid %s: %v", from, err)
 	}
-	cfg.Replicate, cfg.ReplicateSync = r.url, sync
+	cfg.Replicate, cfg.ReplicateSync, cfg.ReplicateFrom = r.url, sync, from
 	return nil
 }
 
-// startReplication runs the replicator beside the server when --replicate
-// is set. The returned stop ends it (a last sync, then the lock is
-// released) and waits; it must run before the store closes.
-func startReplication(ctx context.Context, cfg Config, dbPath string, log *slog.Logger) (stop func(), err error) {
+// startReplication runs the replication sidecar (sidecar.go) beside the
+// server when --replicate is set, at sidecar, and waits until it has set up
+// replication (the lock file made) or refused to. The returned stop ends it
+// (a last sync, then the lock is released) and waits; it must run after
+// the store's connections are closed.
+func startReplication(cfg Config, sidecar, dbPath string, stderr io.Writer) (stop func(), err error) {
 	if cfg.Replicate == "" {
 		return func() {}, nil
 	}
-	rep, err := litestream.New(dbPath, litestream.Options{URL: cfg.Replicate, SyncInterval: cfg.ReplicateSync, Logger: log, Verbose: cfg.Verbose})
+	args := []string{"run", "--db", dbPath, "--sync-interval", cfg.ReplicateSync.String()}
+	if cfg.Verbose {
+		args = append(args, "-v")
+	}
+	p, err := startSidecar(sidecar, cfg.Replicate, args, stderr)
 	if err != nil {
 		return nil, err
 	}
+	c, err := p.next()
+	if err == nil && c.Error != "" {
+		err = controlError(c)
+	}
+	if err != nil {
+		_ = p.stop()
+		var se *sidecarError
+		if errors.As(err, &se) && se.usage {
+			return nil, usagef("invalid %s: %s", cfg.ReplicateFrom, se.msg)
+		}
+		return nil, err
+	}
 	// The server's own shutdown, not the signal that caused it, ends
-	// replication, so that the last sync runs after the last call.
-	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = rep.Run(rctx) // logged; the server serves either way
-	}()
-	return func() { cancel(); <-done }, nil
+	// replication (the sidecar ignores SIGINT), so that the last sync runs
+	// after the last call.
+	return func() { _ = p.stop() }, nil
 }
 
 // replicateUsage is the --help text of the replication settings.
@@ -118,6 +136,9 @@ Replication with Litestream (README "Sharing and surviving"):
                             ` + envReplicate + `
   --replicate-sync-interval DURATION  time between syncs (default 1s)
                             ` + envReplicateSync + ` or ` + envLitestreamSync + `
+                            Litestream runs in the helper ` + sidecarName + `,
+                            found beside this executable, then on PATH, or
+                            named in ` + envReplicator + `
 
   ` + progName + ` restore --from URL --to PATH [--at TIME]
                             restore a replica into a new file, verified (see

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/litestream"
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -66,7 +65,7 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 	if from == "" || to == "" {
 		return usagef("restore needs --from URL and --to PATH (see %s restore --help)", progName)
 	}
-	if err := litestream.CheckURL(from); err != nil {
+	if err := domain.CheckReplicaURL(from, os.Getenv); err != nil {
 		return usagef("restore: invalid --from: %v", err)
 	}
 	var when time.Time
@@ -88,7 +87,10 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return fmt.Errorf("restore: create the folder of --to: %w", err)
 	}
-	log := cliLogger(cfg, stderr)
+	sidecar, err := findSidecar(os.Getenv, "restore")
+	if err != nil {
+		return err
+	}
 
 	// Restore beside the destination under a private name, verify, and only
 	// then give it the name asked for, so a damaged or half-written file is
@@ -97,7 +99,7 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 	_, _ = rand.Read(rnd[:])
 	tmp := filepath.Join(filepath.Dir(dest), "."+filepath.Base(dest)+".restoring-"+hex.EncodeToString(rnd[:]))
 	defer removeDB(tmp)
-	if err := litestream.Restore(ctx, from, tmp, when, log); err != nil {
+	if err := restoreWithSidecar(ctx, cfg, sidecar, tmp, when, stderr); err != nil {
 		return err
 	}
 	events, memory, err := verifyRestored(ctx, tmp)
@@ -108,7 +110,7 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	if cfg.CLI.JSON {
-		res := restoreJSON{Restored: dest, From: litestream.Redact(from), Events: events, Memory: memory}
+		res := restoreJSON{Restored: dest, From: domain.RedactURL(from), Events: events, Memory: memory}
 		if !when.IsZero() {
 			s := when.UTC().Format(time.RFC3339Nano)
 			res.At = &s
@@ -123,8 +125,39 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 	if memory {
 		chain = fmt.Sprintf("verify_chain ok (%d events)", events)
 	}
-	_, err = fmt.Fprintf(stdout, "restored %s (%s) to %s: integrity_check ok, %s\n", litestream.Redact(from), point, dest, chain)
+	_, err = fmt.Fprintf(stdout, "restored %s (%s) to %s: integrity_check ok, %s\n", domain.RedactURL(from), point, dest, chain)
 	return err
+}
+
+// restoreWithSidecar has the replication sidecar write the replica's state
+// (at when, unless zero) into the new file tmp.
+func restoreWithSidecar(ctx context.Context, cfg Config, sidecar, tmp string, when time.Time, stderr io.Writer) error {
+	args := []string{"restore", "--to", tmp}
+	if !when.IsZero() {
+		args = append(args, "--at", when.Format(time.RFC3339Nano))
+	}
+	if cfg.Verbose {
+		args = append(args, "-v")
+	}
+	p, err := startSidecar(sidecar, cfg.CLI.From, args, stderr)
+	if err != nil {
+		return err
+	}
+	c, cerr := p.next()
+	werr := p.wait(ctx)
+	switch {
+	case cerr != nil:
+		return cerr
+	case c.Error != "":
+		var se *sidecarError
+		if err := controlError(c); errors.As(err, &se) && se.usage {
+			return usagef("restore: invalid --from: %s", se.msg)
+		}
+		return controlError(c)
+	case !c.Done:
+		return fmt.Errorf("%s did not restore (%v)", sidecarName, werr)
+	}
+	return nil
 }
 
 // verifyRestored opens the file read-only and runs integrity_check and the

@@ -62,13 +62,25 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if cfg.Command != "" {
 		return runCommand(ctx, cfg, stdin, stdout, stderr)
 	}
+	var sidecar string
+	if cfg.Replicate != "" {
+		if sidecar, err = findSidecar(os.Getenv, cfg.ReplicateFrom); err != nil {
+			return err
+		}
+	}
 	log := newLogger(cfg, stderr)
 	session := newSession(systemClock{}.Now())
+	if cfg.HTTP.Addr == "" && !cfg.ReadOnly {
+		if isTerminal(stdin) {
+			_, _ = io.WriteString(stderr, terminalHint())
+		}
+		return serveWhileOpening(ctx, cfg, notes.dbFlag, sidecar, session, log, stdin, stdout, stderr)
+	}
 	w, err := wire(ctx, cfg, log, stderr, session)
 	if err != nil {
 		return explainOpen(cfg, notes.dbFlag, err)
 	}
-	stopReplication, err := startReplication(ctx, cfg, w.Store.Path(), log)
+	stopReplication, err := startReplication(cfg, sidecar, w.Store.Path(), stderr)
 	if err != nil {
 		w.Close()
 		return err

@@ -26,23 +26,33 @@ func newLogger(cfg Config, stderr io.Writer) *slog.Logger {
 // session names this process in events and audit rows. In read-only mode
 // the audit log goes to --audit-db, or as JSON lines to stderr.
 func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, session string) (*wiring.Wiring, error) {
-	// SQLite's heap is process-wide; the soft limit makes page caches
-	// recycle before the hard one fails a statement (ARCHITECTURE.md).
-	if err := sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2)); err != nil {
+	if err := limitHeap(cfg); err != nil {
 		return nil, err
 	}
+	return wiring.Open(ctx, wireOptions(cfg, log, stderr, session))
+}
+
+// limitHeap caps SQLite's heap, which is process-wide; the soft limit makes
+// page caches recycle before the hard one fails a statement
+// (ARCHITECTURE.md).
+func limitHeap(cfg Config) error {
+	return sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2))
+}
+
+// wireOptions are the settings as the composition root takes them.
+func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string) wiring.Options {
 	var sdkLog *slog.Logger
 	if cfg.Verbose {
 		sdkLog = log // the SDK's session chatter only with -v
 	}
-	return wiring.Open(ctx, wiring.Options{
+	return wiring.Options{
 		DBPath: cfg.DBPath, ReadOnly: cfg.ReadOnly, Limits: cfg.Limits,
 		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != "",
 		RGPath: cfg.RGPath, AuditDB: cfg.AuditDB, CheckAuditDB: checkAuditPath,
 		SnapshotDir: cfg.SnapshotDir, SnapshotDirSetting: "--snapshot-dir (" + envSnapshotDir + ")",
 		Structured: cfg.Structured, Version: buildVersion(), Session: session,
 		Logger: log, SDKLogger: sdkLog, Stderr: stderr,
-	})
+	}
 }
 
 // newSnapshotter is the database's snapshotter under the settings.

@@ -94,7 +94,11 @@ type Wiring struct {
 	// on a database without the memory tables offers none).
 	Memory bool
 
-	closers []func() error
+	o            Options
+	log          *slog.Logger // the core's: stderr and the MCP clients
+	transportLog *slog.Logger // stderr only
+	clientLog    *mcpserver.ClientLog
+	closers      []func() error
 }
 
 // Close closes the stores, last opened first.
@@ -106,8 +110,22 @@ func (w *Wiring) Close() {
 }
 
 // Open opens the database and connects every adapter to the core exactly
-// as the server runs it.
-func Open(ctx context.Context, o Options) (_ *Wiring, err error) {
+// as the server runs it: [New], then [Wiring.OpenCore], then the server of
+// the core's tools ([Wiring.NewServer]).
+func Open(ctx context.Context, o Options) (*Wiring, error) {
+	w := New(o)
+	if err := w.OpenCore(ctx); err != nil {
+		w.Close() // what was opened before the failure
+		return nil, err
+	}
+	w.Server = w.NewServer(w.Service, w.Memory)
+	return w, nil
+}
+
+// New prepares the wiring without touching the database: the logs, so a
+// server can be built (NewServer) and answer the MCP handshake while the
+// database opens.
+func New(o Options) *Wiring {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -120,19 +138,28 @@ func Open(ctx context.Context, o Options) (_ *Wiring, err error) {
 	// What the core and the snapshotter log also goes to the MCP clients
 	// that asked for log messages (logging/setLevel). The transport's and
 	// the SDK's own records do not: sending one record would log another.
-	transportLog := o.Logger
 	clientLog := mcpserver.NewClientLog()
-	log := slog.New(slog.NewMultiHandler(o.Logger.Handler(), clientLog))
-	w := &Wiring{}
-	defer func() {
-		if err != nil {
-			w.Close() // what was opened before the failure
-		}
-	}()
+	return &Wiring{o: o, transportLog: o.Logger, clientLog: clientLog,
+		log: slog.New(slog.NewMultiHandler(o.Logger.Handler(), clientLog))}
+}
+
+// NewServer is the MCP server offering tools under the options; memory
+// offers the memory tools (read-only mode on a database without the memory
+// tables offers none). Its tool list depends on nothing else.
+func (w *Wiring) NewServer(tools ports.Tools, memory bool) *mcpserver.Server {
+	o := w.o
+	return mcpserver.New(tools, mcpserver.Options{Version: o.Version, Limits: o.Limits, ReadOnly: o.ReadOnly, Memory: memory,
+		Logger: o.SDKLogger, Log: w.transportLog, ClientLog: w.clientLog, Structured: o.Structured})
+}
+
+// OpenCore opens the database (and read-only mode's --audit-db) and builds
+// the core, w.Service. On an error the caller closes w.
+func (w *Wiring) OpenCore(ctx context.Context) (err error) {
+	o, log := w.o, w.log
 	store, err := sqlite.Open(ctx, o.DBPath, sqlite.Options{QueryTimeout: o.Limits.QueryTimeout, ReadOnly: o.ReadOnly, MaxCellChars: o.Limits.MaxCellChars,
-		RepairServerObjects: o.RepairServerObjects, NoAutoCheckpoint: o.NoAutoCheckpoint})
+		RepairServerObjects: o.RepairServerObjects, NoAutoCheckpoint: o.NoAutoCheckpoint, ReadCacheBytes: readCacheBytes(o.Limits.MaxSQLiteHeapBytes)})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w.Store, w.AuditStore = store, store
 	w.closers = append(w.closers, store.Close)
@@ -148,12 +175,12 @@ func Open(ctx context.Context, o Options) (_ *Wiring, err error) {
 	w.Memory = true
 	if o.ReadOnly {
 		if w.Memory, err = memory.Available(ctx); err != nil {
-			return nil, err
+			return err
 		}
 		deps.Audit, w.AuditStore = jsonlog.New(o.Stderr), nil
 		if o.AuditDB != "" {
 			if err := w.openAuditDB(ctx, o, log, &deps); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	} else {
@@ -174,9 +201,7 @@ func Open(ctx context.Context, o Options) (_ *Wiring, err error) {
 	}
 	w.Deps = deps
 	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log})
-	w.Server = mcpserver.New(w.Service, mcpserver.Options{Version: o.Version, Limits: o.Limits, ReadOnly: o.ReadOnly, Memory: w.Memory,
-		Logger: o.SDKLogger, Log: transportLog, ClientLog: clientLog, Structured: o.Structured})
-	return w, nil
+	return nil
 }
 
 // openAuditDB opens read-only mode's --audit-db as the audit sink.
@@ -236,3 +261,17 @@ type systemClock struct{}
 
 // Now returns the current time.
 func (systemClock) Now() time.Time { return time.Now() }
+
+// readCacheBytes is the page cache of each agent read connection: a
+// quarter of SQLite's heap cap (16 MiB by default), 16 MiB when the heap is
+// not capped. SQLite's sorter also buffers up to the cache size in memory
+// before it spills, so a larger cache raises the peak of large sorts: with
+// half the cap (32 MiB) the sorted billion-row bomb of TestResourceBombs
+// peaked at 104 MB against its 100 MB budget. Past the soft limit (half the
+// cap) page caches stop growing and sorters spill early anyway.
+func readCacheBytes(maxHeap int) int {
+	if maxHeap <= 0 {
+		return 16 << 20
+	}
+	return maxHeap / 4
+}

@@ -153,3 +153,28 @@ func TestTopLevelLayout(t *testing.T) {
 		assert.FileExists(t, root+"/"+f)
 	}
 }
+
+// TestServerDoesNotLinkReplication: the server's executable links no
+// Litestream (nor the cloud SDK it brings): their package initialisation
+// would run at every start (issue 13: start to first tools/list). Only the
+// replication sidecar, cmd/mcp-sqlite-memory-replicate, links them.
+func TestServerDoesNotLinkReplication(t *testing.T) {
+	module, _ := listPackages(t)
+	deps := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
+		require.NoError(t, err)
+		return strings.Fields(string(out))
+	}
+	heavy := func(dep string) bool {
+		return strings.Contains(dep, "benbjohnson/litestream") || strings.Contains(dep, "aws-sdk") ||
+			strings.Contains(dep, "prometheus") || strings.HasSuffix(dep, "/adapters/litestream")
+	}
+	for _, dep := range deps("/cmd/mcp-sqlite-memory") {
+		assert.False(t, heavy(dep), "cmd/mcp-sqlite-memory depends on %s; replication belongs in cmd/mcp-sqlite-memory-replicate", dep)
+	}
+	found := false
+	for _, dep := range deps("/cmd/mcp-sqlite-memory-replicate") {
+		found = found || strings.Contains(dep, "benbjohnson/litestream")
+	}
+	assert.True(t, found, "the check must look at real dependency lists: the sidecar links Litestream")
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -23,22 +24,34 @@ import (
 // BinaryName is the executable's file name.
 const BinaryName = "mcp-sqlite-memory"
 
+// SidecarName is the replication sidecar's executable name; the server
+// finds it beside itself.
+const SidecarName = "mcp-sqlite-memory-replicate"
+
 // Build compiles ./cmd/mcp-sqlite-memory of the module the working directory
 // belongs to into dir and returns the executable's path, with the race
-// detector when [RaceEnv] is set. The build is always
-// made from this checkout, never from a binary lying around elsewhere.
+// detector when [RaceEnv] is set; the replication sidecar
+// (./cmd/mcp-sqlite-memory-replicate) is built beside it, where the server
+// looks for it first. The build is always made from this checkout, never
+// from a binary lying around elsewhere.
 func Build(dir string) (string, error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	if err != nil {
 		return "", fmt.Errorf("find the module root: %w", err)
 	}
 	root := strings.TrimSpace(string(out))
-	bin := filepath.Join(dir, BinaryName)
-	args := append(append([]string{"build"}, raceBuildFlags()...), "-o", bin, "./cmd/mcp-sqlite-memory")
-	cmd := exec.Command("go", args...)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %w\n%s", err, out)
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	bin := filepath.Join(dir, BinaryName+exe)
+	for _, b := range [][2]string{{bin, "./cmd/mcp-sqlite-memory"}, {filepath.Join(dir, SidecarName+exe), "./cmd/mcp-sqlite-memory-replicate"}} {
+		args := append(append([]string{"build"}, raceBuildFlags()...), "-o", b[0], b[1])
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build %s: %w\n%s", b[1], err, out)
+		}
 	}
 	return bin, nil
 }
