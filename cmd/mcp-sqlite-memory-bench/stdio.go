@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -240,5 +242,28 @@ func sideBySide(ctx context.Context, c stdioConfig, log io.Writer) (map[string]r
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := noopAnswer(ctx, dir, db); err != nil {
+		return nil, nil, err
+	}
 	return stdioRun(ctx, ts, db, c, log)
+}
+
+// noopAnswer writes the sqlite3 CLI's answer to the 1000-row query, with a
+// trailer, where the do-nothing server reads the text of its large answers
+// (noop/main.go), so the floor of a large answer carries the same bytes.
+// Without the CLI the floor's large answer stays one row.
+func noopAnswer(ctx context.Context, dir, db string) error {
+	bin, err := exec.LookPath("sqlite3")
+	if err != nil {
+		return nil
+	}
+	out, err := exec.CommandContext(ctx, bin, "-batch", "-csv", "-header", db, rowsQuery).Output()
+	if err != nil {
+		return fmt.Errorf("sqlite3 %s: %w", rowsQuery, err)
+	}
+	path := filepath.Join(dir, "noop-answer.csv")
+	if err := os.WriteFile(path, append(out, "# 1000 rows"...), 0o600); err != nil {
+		return err
+	}
+	return os.Setenv("MCP_SQLITE_BENCH_NOOP_ANSWER", path)
 }

@@ -32,6 +32,8 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 		"2 processes x 3 small queries, raw client vs sqlite3 CLI", "2 processes x 3 small queries, raw client vs do-nothing SDK server",
 		"3 calls at once, one process, raw client vs do-nothing SDK server", "1000x6 rows to CSV vs sqlite3 CLI",
 		"3-table join + GROUP BY vs sqlite3 CLI", "start to first tools/list vs sqlite3 CLI",
+		"1000x6 rows to CSV vs do-nothing SDK server", "floor: do-nothing SDK server, 1000x6 rows' text to CSV vs sqlite3 CLI",
+		"floor: do-nothing SDK server, start to first tools/list vs sqlite3 CLI",
 		"start to first read_query answer vs sqlite3 CLI",
 	} {
 		assert.Contains(t, out.String(), row)

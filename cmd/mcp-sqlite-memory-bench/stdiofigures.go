@@ -39,7 +39,7 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 	}
 	others := func(label, fig, suffix, metric string, budget map[string]float64) {
 		for _, vs := range append([]string{floorName, cliName, baselineName}, peerNames...) {
-			if vs == floorName && (fig == "rows1000" || fig == "join") {
+			if vs == floorName && fig == "join" {
 				continue // the floor does no SQL work
 			}
 			b := budget[vs]
@@ -68,6 +68,17 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 	others("stdio: 1000x6 rows to CSV", "rows1000", "", "", map[string]float64{cliName: 1.5})
 	others("stdio: 3-table join + GROUP BY", "join", "", "", map[string]float64{cliName: 1.15})
 	others("stdio: start to first tools/list", "start", "", "", map[string]float64{cliName: 3})
+	// The floor's own ratios to the CLI: what no server on this SDK can
+	// go below, whatever it does (the do-nothing server's large answer
+	// is the CLI's own 1000-row text, noopAnswer).
+	if has[floorName] && has[cliName] {
+		for _, f := range []struct{ label, fig string }{
+			{"1000x6 rows' text to CSV", "rows1000"}, {"start to first tools/list", "start"},
+		} {
+			out = append(out, figure{name: "stdio: floor: do-nothing SDK server, " + f.label + " vs " + cliName,
+				bench: key(f.fig, floorName), baseline: key(f.fig, cliName)})
+		}
+	}
 	others("stdio: start to first read_query answer", "firstquery", "", "", nil)
 	return out
 }

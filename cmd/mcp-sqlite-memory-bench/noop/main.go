@@ -1,7 +1,10 @@
 // Command noop is the do-nothing MCP server the benchmark compares the real
 // server with: built from the same SDK, on stdio, offering one read_query
-// tool that answers every call with the same one-row CSV text. Its per-call
-// time is the floor under any tool server built on this SDK.
+// tool that answers every call with the same one-row CSV text, or, for a
+// call with a limit above 1, with the text of the file named by
+// MCP_SQLITE_BENCH_NOOP_ANSWER (the bench writes the sqlite3 CLI's answer
+// to its 1000-row query there). Its per-call time is the floor under any
+// tool server built on this SDK, for a small answer and for a large one.
 package main
 
 import (
@@ -21,9 +24,22 @@ type args struct {
 }
 
 func main() {
+	large := "id\n1\n# 1 rows"
+	if path := os.Getenv("MCP_SQLITE_BENCH_NOOP_ANSWER"); path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "noop:", err)
+			os.Exit(1)
+		}
+		large = string(b)
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: domain.ToolReadQuery}, func(context.Context, *mcp.CallToolRequest, args) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "id\n1\n# 1 rows"}}}, nil, nil
+	mcp.AddTool(s, &mcp.Tool{Name: domain.ToolReadQuery}, func(_ context.Context, _ *mcp.CallToolRequest, a args) (*mcp.CallToolResult, any, error) {
+		text := "id\n1\n# 1 rows"
+		if a.Limit > 1 {
+			text = large
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "noop:", err)
