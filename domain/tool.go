@@ -3,8 +3,8 @@ package domain
 import "strconv"
 
 // The thirteen tools' names. These constants are the only place a tool's
-// name is spelled (test/arch checks it): the declarations below, the audit
-// rows, the policy's refusals and the driving adapter all read them.
+// name is spelled (test/arch checks it): the declarations (tools.go), the
+// audit rows, the policy's refusals and the driving adapter all read them.
 const (
 	ToolReadQuery        = "read_query"
 	ToolListTables       = "list_tables"
