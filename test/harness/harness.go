@@ -1,5 +1,6 @@
 // Package harness builds the whole server in-process for tests: a real
-// SQLite file in a temporary folder, the real core, and a real MCP client
+// SQLite file in a temporary folder, the core and its adapters wired by
+// cmd/wire exactly as the binary wires them, and a real MCP client
 // connected over the SDK's in-memory transports (or any other transport).
 package harness
 
