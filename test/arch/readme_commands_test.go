@@ -2,11 +2,14 @@ package arch_test
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // TestREADMETestCommandIsWhatCIRuns: README's "Test it" promises that
@@ -35,4 +38,40 @@ func TestREADMETestCommandIsWhatCIRuns(t *testing.T) {
 		found = found || line == command
 	}
 	assert.True(t, found, ".ci/run must run README's test command word for word:\n%s", command)
+}
+
+// TestREADMEToolsTableMatchesTheDeclarations: README's Tools table has one
+// row per declared tool, with its tier, and its "destructiveHint: true"
+// sentence names exactly the tools whose annotations say so.
+func TestREADMEToolsTableMatchesTheDeclarations(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(readme), "\n## Tools\n")
+	require.True(t, ok, "README has a Tools section")
+	section, _, _ = strings.Cut(section, "\n## ")
+
+	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| ([a-z]+) \\|")
+	listed := map[string]string{}
+	for _, m := range row.FindAllStringSubmatch(section, -1) {
+		listed[m[1]] = m[2]
+	}
+	tierName := map[domain.Tier]string{domain.TierRead: "read", domain.TierWrite: "write", domain.TierDestructive: "destructive"}
+	var overwriting []string
+	for _, d := range domain.Tools() {
+		assert.Equal(t, tierName[d.Tier], listed[d.Name], "README's Tools row of %s: its tier", d.Name)
+		delete(listed, d.Name)
+		if d.Overwrites() {
+			overwriting = append(overwriting, d.Name)
+		}
+	}
+	assert.Empty(t, listed, "README lists tools that are not declared")
+
+	sentence := regexp.MustCompile("(?s)a `title`; (.*?) are\\s+annotated `destructiveHint: true`").FindStringSubmatch(section)
+	require.NotNil(t, sentence, "README says which tools are annotated destructiveHint: true")
+	var named []string
+	for _, m := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(sentence[1], -1) {
+		named = append(named, m[1])
+	}
+	assert.ElementsMatch(t, overwriting, named, "README's destructiveHint sentence against the declarations")
 }
