@@ -1,5 +1,11 @@
 package mcpserver
 
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
 // callStackReserve is how much stack a tool call's goroutine is made to
 // have free before the call runs: with the few KiB the SDK's frames already
 // use, the runtime grows the stack to 64 KiB in one copy, which holds a
@@ -32,3 +38,15 @@ func reserveCallStack(touch bool) {
 //
 //go:noinline
 func keepStack(b []byte) { b[0]++ }
+
+// stackMiddleware reserves a tool call's stack (reserveCallStack) as the
+// call enters the server's middleware, the outermost one, where the fewest
+// frames are on the stack to copy.
+func stackMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			reserveCallStack(false)
+		}
+		return next(ctx, method, req)
+	}
+}

@@ -129,7 +129,6 @@ func ptr[T any](v T) *T { return &v }
 func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 	s.names[d.Name] = true
 	s.AddTool(mcpTool(d, s.opts), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		reserveCallStack(false)
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
 		ctx = s.sessionContext(ctx, req.Session)
