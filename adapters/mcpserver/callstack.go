@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,12 +42,29 @@ func keepStack(b []byte) { b[0]++ }
 
 // stackMiddleware reserves a tool call's stack (reserveCallStack) as the
 // call enters the server's middleware, the outermost one, where the fewest
-// frames are on the stack to copy.
-func stackMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/call" {
-			reserveCallStack(false)
+// frames are on the stack to copy. Only the first max calls in flight get
+// the reserve: calls that wait for a slot of --max-concurrent-calls would
+// otherwise each hold 64 KiB while they wait, and a client can send any
+// number of them at once. The others grow their stacks as they go, as
+// before. max <= 0 means defaultStackReserved.
+func stackMiddleware(max int) mcp.Middleware {
+	if max <= 0 {
+		max = defaultStackReserved
+	}
+	var inFlight atomic.Int64
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				if inFlight.Add(1) <= int64(max) {
+					reserveCallStack(false)
+				}
+				defer inFlight.Add(-1)
+			}
+			return next(ctx, method, req)
 		}
-		return next(ctx, method, req)
 	}
 }
+
+// defaultStackReserved bounds the calls whose stack is reserved when the
+// number of concurrent calls is unbounded.
+const defaultStackReserved = 64
