@@ -76,7 +76,7 @@ func decodeOne(a domain.Arg, raw json.RawMessage, out args) error {
 		out[a.Name] = v
 	default:
 		var v string
-		err = json.Unmarshal(raw, &v)
+		err = unmarshalString(raw, &v)
 		out[a.Name] = v
 	}
 	var te *json.UnmarshalTypeError

@@ -121,14 +121,14 @@ func envelope(top, params map[string]json.RawMessage) frameFields {
 			f.id = append(json.RawMessage(nil), raw...) // raw points into the read buffer
 		}
 	}
-	_ = json.Unmarshal(top["method"], &f.method)
+	_ = unmarshalString(top["method"], &f.method)
 	if _, ok := top["method"]; !ok {
 		_, isResult := top["result"]
 		_, isError := top["error"]
 		f.response = isResult || isError
 	}
 	if f.method == "tools/call" && params != nil {
-		_ = json.Unmarshal(params["name"], &f.tool)
+		_ = unmarshalString(params["name"], &f.tool)
 	}
 	return f
 }
@@ -202,7 +202,7 @@ func badCall(p map[string]json.RawMessage, known func(string) bool) string {
 		return `invalid params: tools/call needs "params" as an object: {"name": "<tool>", "arguments": {...}}`
 	}
 	var name string
-	if json.Unmarshal(p["name"], &name) != nil || p["name"] == nil || string(p["name"]) == "null" {
+	if unmarshalString(p["name"], &name) != nil || p["name"] == nil || string(p["name"]) == "null" {
 		return `invalid params: tools/call needs "params.name" as a string naming the tool; tools/list shows them`
 	}
 	if meta, ok := p["_meta"]; ok && string(meta) != "null" {

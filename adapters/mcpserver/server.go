@@ -80,6 +80,7 @@ func New(tools ports.Tools, o Options) *Server {
 	if o.ClientLog != nil {
 		o.ClientLog.attach(s, o.ReadOnly)
 	}
+	s.AddReceivingMiddleware(stackMiddleware(o.Limits.MaxConcurrentCalls)) // outermost: added last
 	return s
 }
 
