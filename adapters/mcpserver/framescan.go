@@ -107,7 +107,11 @@ func (s *frameScanner) step(c byte) {
 		}
 		s.wantKey = c == '{'
 	case '}', ']':
-		s.depth--
+		// A closer with nothing open is malformed input, not a reason to
+		// index kinds or key below zero: depth never goes under 0.
+		if s.depth > 0 {
+			s.depth--
+		}
 		s.wantKey = false
 	case ',':
 		s.wantKey = s.depth >= 1 && s.depth <= len(s.kinds) && s.kinds[s.depth-1] == '{'
