@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -13,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // The throughput figures are also measured with rawSession: a load
@@ -75,8 +72,7 @@ type rawSession struct {
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	floor bool
-
-	tool, arg, lim string
+	queryTool
 
 	wmu     sync.Mutex
 	next    atomic.Int64
@@ -163,45 +159,20 @@ func (s *rawSession) call(ctx context.Context, method, params string) ([]byte, e
 	}
 }
 
-// pickTool applies mcpSession's rule to a raw tools/list answer.
+// pickTool picks the query tool from a raw tools/list answer
+// (pickQueryTool).
 func (s *rawSession) pickTool(line []byte) error {
 	var ans struct {
 		Result struct {
-			Tools []struct {
-				Name        string `json:"name"`
-				InputSchema struct {
-					Properties map[string]json.RawMessage `json:"properties"`
-				} `json:"inputSchema"`
-			} `json:"tools"`
+			Tools []listedTool `json:"tools"`
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(line, &ans); err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
-	pick := -1
-	for i, t := range ans.Result.Tools {
-		if t.Name == domain.ToolReadQuery {
-			pick = i
-			break
-		}
-		if pick < 0 && (strings.Contains(t.Name, "query") || strings.Contains(t.Name, "sql")) {
-			pick = i
-		}
-	}
-	if pick < 0 {
-		return errors.New("offers no query tool")
-	}
-	t := ans.Result.Tools[pick]
-	s.tool, s.arg = t.Name, "query"
-	if _, ok := t.InputSchema.Properties["query"]; !ok {
-		if _, ok := t.InputSchema.Properties["sql"]; ok {
-			s.arg = "sql"
-		}
-	}
-	if _, ok := t.InputSchema.Properties["limit"]; ok {
-		s.lim = "limit"
-	}
-	return nil
+	var err error
+	s.queryTool, err = pickQueryTool(ans.Result.Tools)
+	return err
 }
 
 func (s *rawSession) query(ctx context.Context, sql string, limit, wantRows int) error {

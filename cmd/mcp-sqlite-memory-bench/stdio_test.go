@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -61,4 +62,33 @@ func TestPeersFromEnvAndPath(t *testing.T) {
 	assert.Equal(t, "peer "+knownPeers[0], ts[0].name)
 	assert.Len(t, notes, len(knownPeers)-1)
 	assert.True(t, strings.Contains(notes[0], peersEnv))
+}
+
+// TestPickQueryTool: read_query wins wherever it is listed; otherwise the
+// first tool naming query or sql, with its SQL and limit arguments as its
+// schema names them. Both clients (SDK and raw) pick with this one rule.
+func TestPickQueryTool(t *testing.T) {
+	tool := func(name string, props ...string) listedTool {
+		var l listedTool
+		l.Name = name
+		l.InputSchema.Properties = map[string]json.RawMessage{}
+		for _, p := range props {
+			l.InputSchema.Properties[p] = json.RawMessage(`{}`)
+		}
+		return l
+	}
+	for _, c := range []struct {
+		tools []listedTool
+		want  queryTool
+	}{
+		{[]listedTool{tool("run_sql", "sql"), tool("read_query", "query", "limit")}, queryTool{"read_query", "query", "limit"}},
+		{[]listedTool{tool("list"), tool("run_sql", "sql"), tool("query_db", "query")}, queryTool{"run_sql", "sql", ""}},
+		{[]listedTool{tool("query", "statement")}, queryTool{"query", "query", ""}},
+	} {
+		got, err := pickQueryTool(c.tools)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, got)
+	}
+	_, err := pickQueryTool([]listedTool{tool("list_tables")})
+	assert.ErrorContains(t, err, "no query tool")
 }

@@ -66,53 +66,70 @@ func mcpTarget(name string, floor bool, argv ...string) target {
 }
 
 type mcpSession struct {
-	cs             *mcp.ClientSession
-	floor          bool
-	tool, arg, lim string
+	cs    *mcp.ClientSession
+	floor bool
+	queryTool
 }
 
-// pickTool finds the query tool from tools/list: read_query when offered,
-// else the first tool whose name mentions "query" or "sql"; its SQL argument
-// is "query" or "sql", and "limit" is passed only if the tool takes it.
-// This first tools/list is also what the start-up figure waits for.
+// queryTool is the tool a session calls for SQL: its name, its SQL
+// argument ("query" or "sql") and its limit argument ("" when it takes none).
+type queryTool struct{ tool, arg, lim string }
+
+// listedTool is one entry of a tools/list answer, as pickQueryTool reads it.
+type listedTool struct {
+	Name        string `json:"name"`
+	InputSchema struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	} `json:"inputSchema"`
+}
+
+// pickQueryTool finds the query tool: read_query when offered, else the
+// first tool whose name mentions "query" or "sql"; its SQL argument is
+// "query" or "sql", and "limit" is passed only if the tool takes it.
+func pickQueryTool(tools []listedTool) (queryTool, error) {
+	pick := -1
+	for i, t := range tools {
+		if t.Name == domain.ToolReadQuery {
+			pick = i
+			break
+		}
+		if pick < 0 && (strings.Contains(t.Name, "query") || strings.Contains(t.Name, "sql")) {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return queryTool{}, errors.New("offers no query tool")
+	}
+	t := tools[pick]
+	q := queryTool{tool: t.Name, arg: "query"}
+	if _, ok := t.InputSchema.Properties["query"]; !ok {
+		if _, ok := t.InputSchema.Properties["sql"]; ok {
+			q.arg = "sql"
+		}
+	}
+	if _, ok := t.InputSchema.Properties["limit"]; ok {
+		q.lim = "limit"
+	}
+	return q, nil
+}
+
+// pickTool reads tools/list and picks the query tool (pickQueryTool). This
+// first tools/list is also what the start-up figure waits for.
 func (s *mcpSession) pickTool(ctx context.Context) error {
 	res, err := s.cs.ListTools(ctx, nil)
 	if err != nil {
 		return err
 	}
-	var pick *mcp.Tool
-	for _, t := range res.Tools {
-		if t.Name == domain.ToolReadQuery {
-			pick = t
-			break
-		}
-		if pick == nil && (strings.Contains(t.Name, "query") || strings.Contains(t.Name, "sql")) {
-			pick = t
-		}
-	}
-	if pick == nil {
-		return errors.New("offers no query tool")
-	}
-	s.tool, s.arg = pick.Name, "query"
-	var schema struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	raw, err := json.Marshal(pick.InputSchema)
+	var tools []listedTool
+	raw, err := json.Marshal(res.Tools)
 	if err == nil {
-		err = json.Unmarshal(raw, &schema)
+		err = json.Unmarshal(raw, &tools)
 	}
 	if err != nil {
-		return fmt.Errorf("tool %s: reading its input schema: %w", pick.Name, err)
+		return fmt.Errorf("reading the tools' input schemas: %w", err)
 	}
-	if _, ok := schema.Properties["query"]; !ok {
-		if _, ok := schema.Properties["sql"]; ok {
-			s.arg = "sql"
-		}
-	}
-	if _, ok := schema.Properties["limit"]; ok {
-		s.lim = "limit"
-	}
-	return nil
+	s.queryTool, err = pickQueryTool(tools)
+	return err
 }
 
 func (s *mcpSession) query(ctx context.Context, sql string, limit, wantRows int) error {
