@@ -113,10 +113,10 @@ func TestNoReferenceLeavesTheRepository(t *testing.T) {
 }
 
 // decisionLink matches a citation of a section of docs/decisions.md, and
-// decisionHeading one of its sections.
+// decisionHeading one of its headings: an area (##) or a rule (###).
 var (
 	decisionLink    = regexp.MustCompile(`decisions\.md#([a-z0-9-]+)`)
-	decisionHeading = regexp.MustCompile(`(?m)^## (.+)$`)
+	decisionHeading = regexp.MustCompile(`(?m)^###? (.+)$`)
 )
 
 // headingAnchor is the anchor GitHub gives a heading: lower case, spaces
@@ -151,7 +151,10 @@ func TestDecisionCitationsExist(t *testing.T) {
 	require.NotNil(t, page, "docs/decisions.md exists")
 	anchors := map[string]bool{}
 	for _, m := range decisionHeading.FindAllSubmatch(page, -1) {
-		anchors[headingAnchor(string(m[1]))] = true
+		a := headingAnchor(string(m[1]))
+		// GitHub would give a second heading of the same anchor "-1".
+		assert.False(t, anchors[a], "docs/decisions.md has two headings with the anchor #%s", a)
+		anchors[a] = true
 	}
 	require.True(t, anchors["hash-chain"], "headings are read: %v", anchors)
 	assert.Greater(t, len(cites), 50, "the code cites the page")
