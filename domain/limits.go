@@ -54,7 +54,7 @@ func DefaultLimits() Limits {
 		SearchCandidates: 5000,
 		Snapshots:        5,
 		MaxRequestBytes:  1 << 20,
-		// Measured in test/e2e/limits_memory_test.go (ARCHITECTURE.md).
+		// Measured in test/e2e/limits_memory_test.go (docs/decisions.md#call-slots).
 		MaxConcurrentCalls:    8,
 		MaxConcurrentSearches: 1,
 		MaxSearchValueBytes:   512 << 10,

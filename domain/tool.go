@@ -24,8 +24,7 @@ const (
 // Tool declares one tool: everything a front end shows about it and
 // everything the core checks about its arguments, written once. The MCP
 // schemas, the argument decoding, the audit's tool names and the set of
-// tools each mode offers all read it (ARCHITECTURE.md, "One declaration
-// per tool").
+// tools each mode offers all read it (docs/decisions.md#tool-declarations).
 type Tool struct {
 	// Name is the tool's name, one of the Tool* constants.
 	Name string

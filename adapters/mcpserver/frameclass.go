@@ -20,7 +20,7 @@ const maxIDBytes = maxCapture
 const maxSafeID = 1 << 53
 
 // frameRule is the guard's verdict on one frame, following the table in
-// ARCHITECTURE.md ("What each inbound frame gets"):
+// docs/decisions.md#frames:
 //
 //   - pass: hand the frame to the SDK; id is the request's id (raw JSON,
 //     empty for notifications and responses), which the SDK answers

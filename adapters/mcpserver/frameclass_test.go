@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestClassifyFollowsTheFrameRules pins each row of ARCHITECTURE.md's
-// table "What each inbound frame gets".
+// TestClassifyFollowsTheFrameRules pins each row of the frame table in
+// docs/decisions.md#frames.
 func TestClassifyFollowsTheFrameRules(t *testing.T) {
 	t.Parallel()
 	known := func(name string) bool { return name == "read_query" }

@@ -135,7 +135,7 @@ func framesSession(t testing.TB, tools ports.Tools, lines []string, max int) []s
 // any: a JSON object line with exactly one top-level "id" that is a JSON
 // string or number of at most maxIDBytes bytes, unless it is a response
 // (no "method", but a "result" or "error"). This oracle is written from
-// the rules in ARCHITECTURE.md, not from the guard's code. An id in
+// the rules in docs/decisions.md#frames, not from the guard's code. An id in
 // invalid UTF-8 is answered under null: stdout carries only valid JSON.
 func framesExpected(line string) (string, bool) {
 	frame := bytes.TrimSpace([]byte(line))

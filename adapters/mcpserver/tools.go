@@ -39,7 +39,7 @@ func mcpTool(d domain.Tool, o Options) *mcp.Tool {
 // has no further effect, which only the read tools promise. openWorldHint
 // is false everywhere: the tools touch one local file and nothing else.
 // Each carries the tool's title, which clients show instead of its name
-// (ARCHITECTURE.md, "Tool annotations").
+// (docs/decisions.md#tool-annotations).
 func annotations(d domain.Tool) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{
 		Title: d.Title, ReadOnlyHint: d.ReadOnly(), IdempotentHint: d.ReadOnly(),

@@ -34,7 +34,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 
 // limitHeap caps SQLite's heap, which is process-wide; the soft limit makes
 // page caches recycle before the hard one fails a statement
-// (ARCHITECTURE.md).
+// (docs/decisions.md#sqlite-memory).
 func limitHeap(cfg Config) error {
 	return sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2))
 }

@@ -193,3 +193,53 @@ func TestOutsideReferencesAreFound(t *testing.T) {
 		assert.Empty(t, outsideReferences("x.go", []byte(line)), line)
 	}
 }
+
+// citedPath matches a repository path in backquotes in a doc (a file with
+// an extension, or a folder of the layout), and citedTest the name of a
+// test, benchmark, fuzzer or example.
+var (
+	citedPath = regexp.MustCompile("`((?:adapters|app|cmd|docs|domain|ports|scripts|test|\\.ci)/[A-Za-z0-9_./-]*)`")
+	citedTest = regexp.MustCompile(`\b((?:Test|Benchmark|Fuzz|Example)[A-Z][A-Za-z0-9_]*)`)
+	testFunc  = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz|Example)[A-Za-z0-9_]*)\(`)
+)
+
+// TestDocCitationsExist fails when a Markdown page of the repository cites
+// a path in backquotes that does not exist, or a test, benchmark, fuzzer or
+// example that no _test.go file declares: a doc that names evidence must
+// name evidence a reader can find.
+func TestDocCitationsExist(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	require.NoError(t, err)
+	root := strings.TrimSpace(string(out))
+	declared := map[string]bool{}
+	docs := map[string][]byte{}
+	repoTextFiles(t, func(rel string, data []byte) {
+		if strings.HasSuffix(rel, "_test.go") {
+			for _, m := range testFunc.FindAllSubmatch(data, -1) {
+				declared[string(m[1])] = true
+			}
+		}
+		if strings.HasSuffix(rel, ".md") {
+			docs[rel] = data
+		}
+	})
+	require.Contains(t, docs, "README.md")
+	require.True(t, declared["TestREADMETestCommandIsWhatCIRuns"], "test functions are read")
+	cited := 0
+	for rel, data := range docs {
+		for _, m := range citedPath.FindAllSubmatch(data, -1) {
+			p := strings.TrimSuffix(string(m[1]), "/")
+			if strings.ContainsAny(p, "*<") || strings.Contains(p, "/testdata/fuzz/") {
+				continue // a pattern, or where the fuzzer writes a failing input when it finds one
+			}
+			cited++
+			_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+			assert.NoError(t, err, "%s cites `%s`, which does not exist", rel, p)
+		}
+		for _, m := range citedTest.FindAllSubmatch(data, -1) {
+			cited++
+			assert.True(t, declared[string(m[1])], "%s cites %s, which no _test.go declares", rel, m[1])
+		}
+	}
+	assert.Greater(t, cited, 100, "the docs cite paths and tests")
+}

@@ -47,7 +47,7 @@ func framesRulesText(t *testing.T, r response) (string, bool) {
 }
 
 // TestEveryFrameIsAnsweredUnderItsOwnID sends the binary one line of every
-// class in ARCHITECTURE.md's frame table (batches, ids of every JSON type,
+// class in the frame table of docs/decisions.md#frames (batches, ids of every JSON type,
 // ids the SDK would answer changed, duplicate keys, calls the SDK would
 // refuse before any handler, notifications and responses with bad shapes)
 // and checks that each gets what the table says, under its exact id, that
