@@ -41,8 +41,10 @@ func TestREADMETestCommandIsWhatCIRuns(t *testing.T) {
 }
 
 // TestREADMEToolsTableMatchesTheDeclarations: README's Tools table has one
-// row per declared tool, with its tier, and its "destructiveHint: true"
-// sentence names exactly the tools whose annotations say so.
+// row per declared tool, with its tier and its arguments (the required
+// ones first, the others after "optional", each named once), and its
+// "destructiveHint: true" sentence names exactly the tools whose
+// annotations say so.
 func TestREADMEToolsTableMatchesTheDeclarations(t *testing.T) {
 	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
@@ -51,15 +53,19 @@ func TestREADMEToolsTableMatchesTheDeclarations(t *testing.T) {
 	require.True(t, ok, "README has a Tools section")
 	section, _, _ = strings.Cut(section, "\n## ")
 
-	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| ([a-z]+) \\|")
-	listed := map[string]string{}
+	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| ([a-z]+) \\| ([^|]*) \\|")
+	type listing struct{ tier, args string }
+	listed := map[string]listing{}
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
-		listed[m[1]] = m[2]
+		listed[m[1]] = listing{m[2], m[3]}
 	}
+	require.NotEmpty(t, listed, "README's Tools table has rows of tool, tier, arguments and description")
 	tierName := map[domain.Tier]string{domain.TierRead: "read", domain.TierWrite: "write", domain.TierDestructive: "destructive"}
 	var overwriting []string
 	for _, d := range domain.Tools() {
-		assert.Equal(t, tierName[d.Tier], listed[d.Name], "README's Tools row of %s: its tier", d.Name)
+		l := listed[d.Name]
+		assert.Equal(t, tierName[d.Tier], l.tier, "README's Tools row of %s: its tier", d.Name)
+		assert.Equal(t, declaredArgs(d), readmeArgs(l.args), "README's Tools row of %s: its arguments", d.Name)
 		delete(listed, d.Name)
 		if d.Overwrites() {
 			overwriting = append(overwriting, d.Name)
@@ -74,4 +80,35 @@ func TestREADMEToolsTableMatchesTheDeclarations(t *testing.T) {
 		named = append(named, m[1])
 	}
 	assert.ElementsMatch(t, overwriting, named, "README's destructiveHint sentence against the declarations")
+}
+
+// toolArgs is a tool's arguments as README's Tools table lists them: the
+// required ones, then the optional ones, each in declaration order.
+type toolArgs struct{ required, optional []string }
+
+// declaredArgs is what the declaration says of d's arguments.
+func declaredArgs(d domain.Tool) toolArgs {
+	var a toolArgs
+	for _, arg := range d.Args {
+		if arg.Required {
+			a.required = append(a.required, arg.Name)
+		} else {
+			a.optional = append(a.optional, arg.Name)
+		}
+	}
+	return a
+}
+
+// readmeArgs reads an arguments cell: "`a`, `b`; optional `c`, `d`".
+func readmeArgs(cell string) toolArgs {
+	names := regexp.MustCompile("`([a-z_]+)`")
+	req, opt, _ := strings.Cut(cell, "optional")
+	var a toolArgs
+	for _, m := range names.FindAllStringSubmatch(req, -1) {
+		a.required = append(a.required, m[1])
+	}
+	for _, m := range names.FindAllStringSubmatch(opt, -1) {
+		a.optional = append(a.optional, m[1])
+	}
+	return a
 }
