@@ -37,8 +37,8 @@ func jsonschemaReference(d domain.Tool, l domain.Limits) *jsonschema.Schema {
 }
 
 // TestInputSchemaIsJSONSchemaByteForByte: the schemas inputSchema encodes
-// with plain encoding/json (issue 13: the reflection-based marshal of
-// *jsonschema.Schema was most of building the server) are byte for byte
+// with plain encoding/json (the reflection-based marshal of
+// *jsonschema.Schema was most of building the server, and so of the start) are byte for byte
 // what the jsonschema package writes, for every tool, under the default
 // limits and others, so tools/list did not change.
 func TestInputSchemaIsJSONSchemaByteForByte(t *testing.T) {

@@ -53,7 +53,8 @@ func annotations(d domain.Tool) *mcp.ToolAnnotations {
 // encoding/json: the SDK marshals a *jsonschema.Schema by reflection when it
 // adds the tool and again for every tools/list, which made building the
 // server most of the time from start to the first tools/list after the Go
-// runtime's own (issue 13).
+// runtime's own (docs/decisions.md#performance-budgets: start to first
+// tools/list).
 func inputSchema(d domain.Tool, l domain.Limits) json.RawMessage {
 	s := objectSchema{Type: "object", Properties: map[string]propertySchema{}}
 	for _, a := range d.Args {

@@ -17,7 +17,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 )
 
-// The inventory of issue 11: every function agent SQL can call, by how the
+// The inventory behind docs/decisions.md#bounded-built-ins: every function agent SQL can call, by how the
 // cost of one call grows with its arguments. One call is one SQLite step,
 // and SQLite looks at the deadline's interrupt only between steps, so a
 // call must either cost at most linear time in arguments the value cap

@@ -88,7 +88,7 @@ func TestGuardCountsEveryKindOfTable(t *testing.T) {
 			checkIn: "SELECT sum(v) FROM plain",
 		},
 		{
-			name:    "trigger on fts5 (issue 12 §4)",
+			name:    "trigger on fts5",
 			setup:   []string{"CREATE TRIGGER t1 AFTER INSERT ON hits BEGIN UPDATE docs SET body = body || '!'; END"},
 			q:       "INSERT INTO hits (what) VALUES ('x')",
 			checkIn: "SELECT count(*) FROM docs WHERE body LIKE '%!'",

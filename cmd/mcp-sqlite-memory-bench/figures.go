@@ -58,7 +58,8 @@ type figure struct {
 }
 
 // toolAllocFigures are the allocations of each tool's call through the
-// core (BenchmarkToolAllocs): read_query's budget is issue 13's 20 KB.
+// core (BenchmarkToolAllocs): read_query's budget is 20 KB
+// (docs/decisions.md#performance-budgets).
 func toolAllocFigures() []figure {
 	var out []figure
 	for _, d := range domain.Tools() {

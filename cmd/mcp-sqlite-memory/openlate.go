@@ -14,8 +14,7 @@ import (
 // starts it at once.
 const openDelay = 25 * time.Millisecond
 
-// serveWhileOpening is the writable stdio server (issue 13: start to first
-// tools/list): it answers the handshake at once and opens the database
+// serveWhileOpening is the writable stdio server (docs/decisions.md#start-up): it answers the handshake at once and opens the database
 // meanwhile, since initialize and tools/list depend only on the settings.
 // Tool calls wait for the open (pendingTools). If the open, or the start
 // of replication, fails, run returns the same error as when it opened

@@ -156,7 +156,7 @@ func TestTopLevelLayout(t *testing.T) {
 
 // TestServerDoesNotLinkReplication: the server's executable links no
 // Litestream (nor the cloud SDK it brings): their package initialisation
-// would run at every start (issue 13: start to first tools/list). Only the
+// would run at every start (docs/decisions.md#replication). Only the
 // replication sidecar, cmd/mcp-sqlite-memory-replicate, links them.
 func TestServerDoesNotLinkReplication(t *testing.T) {
 	module, _ := listPackages(t)

@@ -381,7 +381,7 @@ var extraSeeds = []string{
 	"SAVEPOINT a",
 	"RELEASE a",
 	"ROLLBACK",
-	// Single-step bombs (issue 11): one call of each costs minutes on
+	// Single-step bombs (docs/decisions.md#bounded-built-ins): one call of each costs minutes on
 	// SQLite's own code; the bounded replacements stop at the deadline.
 	// A mutation that shortens or reshapes the arguments still reaches
 	// the ported code paths.

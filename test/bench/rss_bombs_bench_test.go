@@ -25,7 +25,7 @@ func memWide(n int) string {
 }
 
 // BenchmarkBombRSS reports the built server's peak resident memory (peak-MB,
-// from /proc) under issue 11's memory bombs, each with default settings:
+// from /proc) under the memory bombs of docs/decisions.md#sqlite-memory, each with default settings:
 // rows of 150 and 2000 columns of 8 MB (SQLite's heap limit), 64 concurrent
 // reads of a 16 MB row (calls in flight are bounded), and a search over an
 // 8 MiB value that matches at every character (ripgrep's output is read in

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The audit contract (issue 12 §2): a call's answer leaves only after its
+// The audit contract (docs/decisions.md#audit-log): a call's answer leaves only after its
 // query_log row is committed. A write's row commits in the write's own
 // transaction; other rows are group-committed before their answers. A call
 // whose row cannot be committed fails and returns no data. Writes of one

@@ -11,7 +11,8 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// TestDeclDefaultsUnderSmallLimits is issue 16's bug through the binary:
+// TestDeclDefaultsUnderSmallLimits: a default written twice once made
+// get_resume_context {} fail under a small --max-rows. Through the binary:
 // with --max-rows below get_resume_context's usual 50 events, every tool
 // that needs no argument answers {} (its declared defaults), in the
 // writable and the read-only server.

@@ -93,8 +93,8 @@ func integrityHead(t *testing.T, verify string) string {
 	return r.HeadHash
 }
 
-// TestIntegrityChainSaysExactlyWhatItProves is issue 12 §9 through the
-// binary: a checkpoint's summary is sealed into the chain, so an edited
+// TestIntegrityChainSaysExactlyWhatItProves is
+// docs/decisions.md#checkpoint-seals through the binary: a checkpoint's summary is sealed into the chain, so an edited
 // summary is reported; a rewrite that also recomputes the seal and every
 // hash verifies on its own, and only a head hash kept outside the file
 // (expected_head) catches it.

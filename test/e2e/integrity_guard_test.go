@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestIntegrityGuardCountsTriggeredVirtualTables is issue 12 §4 through the
-// binary: a trigger that rewrites 2000 FTS5 rows was reported as "1 rows
+// TestIntegrityGuardCountsTriggeredVirtualTables is
+// docs/decisions.md#update-guard through the binary: a trigger that rewrites 2000 FTS5 rows was reported as "1 rows
 // affected"; now write_query rolls it back under the default cap (500),
 // and the rows are as before.
 func TestIntegrityGuardCountsTriggeredVirtualTables(t *testing.T) {

@@ -43,7 +43,8 @@ func integritySchemaSQL(t *testing.T, path, name string) string {
 	return s.String
 }
 
-// TestIntegrityLookAlikeServerObjectsAreRefused is issue 12 §8: a file
+// TestIntegrityLookAlikeServerObjectsAreRefused is
+// docs/decisions.md#server-objects-at-startup: a file
 // whose server objects are look-alikes, or whose server tables carry extra
 // triggers or indexes, is refused at startup with one line naming the
 // object and the way out; --repair-server-objects rewrites triggers,

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestIntegrityCreateViewChangesOnlyTheView is issue 12 §5 through the
-// binary: replacing a view that has INSTEAD OF triggers is refused (DROP
+// TestIntegrityCreateViewChangesOnlyTheView is docs/decisions.md#replacing-a-view
+// through the binary: replacing a view that has INSTEAD OF triggers is refused (DROP
 // VIEW would drop them), pointing to destructive_query; a definition that
 // reads from the view itself, directly or through another view, is refused
 // and the old view keeps working.

@@ -19,7 +19,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
-// Issue 11, memory: one budget for the whole process, whatever the row
+// One memory budget for the whole process (docs/decisions.md#sqlite-memory), whatever the row
 // shape, the number of calls in flight or the search. Each test runs the
 // built binary, reads its peak RSS from /proc, and checks the answer time,
 // the error's advice and that the next call works.

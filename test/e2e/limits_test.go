@@ -138,7 +138,7 @@ func resourceBombs() []bomb {
 	}
 }
 
-// TestResourceBombs pins issue 7 and docs/decisions.md#hardening: each bomb answers within the
+// TestResourceBombs pins docs/decisions.md#hardening: each bomb answers within the
 // deadline plus a margin, with a clear error or a capped result, the
 // process stays under ~100 MB RSS, and the next call works.
 func TestResourceBombs(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
-// Issue 11, part 1: one call of a built-in whose cost is super-linear in its
+// docs/decisions.md#bounded-built-ins: one call of a built-in whose cost is super-linear in its
 // arguments is one SQLite step, which the deadline's interrupt could not
 // cut short. Each such function in the inventory (adapters/sqlite/
 // bounded.go) runs here on two values near the value cap, chosen to cost

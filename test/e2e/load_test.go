@@ -129,7 +129,7 @@ func (c *loadClient) run(cs *mcp.ClientSession, stop time.Time) {
 	}
 }
 
-// TestLoadEightProcesses is issue 7's load test: eight server processes on
+// TestLoadEightProcesses is the load test of docs/decisions.md#concurrency: eight server processes on
 // one file, each with its own client, mix reads, writes, updates, appends,
 // checkpoints and searches for a bounded time. Afterwards nothing
 // acknowledged is lost, the chain is linear, each client's events are in

@@ -17,7 +17,7 @@ import (
 )
 
 // TestOpenLateFailureAfterInitialize: the server answers the handshake
-// while the database opens (issue 13), so a client may already have sent
+// while the database opens (docs/decisions.md#start-up), so a client may already have sent
 // initialize, tools/list and a tool call when the open fails. The server
 // still exits with the open's status and one line on stderr, though the
 // client keeps its stdin open, and its stdout holds nothing but JSON-RPC.

@@ -17,7 +17,7 @@ import (
 
 // Read-only mode reads the file SQLite reads, with the -wal and -shm files
 // SQLite uses, or refuses in one line; it creates nothing and never returns
-// data older than a normal reader sees (issue 12 §6). Each test below runs
+// data older than a normal reader sees (docs/decisions.md#read-only-files). Each test below runs
 // the built binary on one member of the class.
 
 // linksLiveWriter makes a WAL database at path with 100 rows in t, closed

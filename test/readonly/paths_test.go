@@ -14,7 +14,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
-// Read-only mode names no absolute path (issue 12 §7): no answer and no
+// Read-only mode names no absolute path (docs/decisions.md#policy-gaps-closed): no answer and no
 // error of any tool holds the database's folder, in any spelling a query
 // could give it. The one pragma that names the file, database_list, is
 // refused at the policy level, so transformed values (substr, hex, replace,
