@@ -14,7 +14,7 @@ import (
 func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
 	return s.run(ctx, domain.ToolAppendEvent, func(ctx context.Context, sp *span) (string, error) {
 		if domain.LooksLikeSeal(kind, content) {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the checkpoint tool; use the checkpoint tool, or another kind or wording")
+			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the "+domain.ToolCheckpoint+" tool; use the "+domain.ToolCheckpoint+" tool, or another kind or wording")
 		}
 		ts := domain.FormatTS(s.d.Clock.Now())
 		describe := func(e domain.Event) {

@@ -102,7 +102,7 @@ func (s *Service) DescribeTable(ctx context.Context, table string) (string, erro
 	return s.run(ctx, domain.ToolDescribeTable, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(table)
 		if strings.TrimSpace(table) == "" {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "table must not be empty; use list_tables to see the names")
+			return "", domain.Errorf(domain.ErrInvalidArgument, "table must not be empty; use "+domain.ToolListTables+" to see the names")
 		}
 		d, err := s.d.Schema.Describe(ctx, table)
 		if err != nil {

@@ -23,7 +23,7 @@ type lineRef struct {
 // matches, and its trailer and detail report them.
 func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (string, error) {
 	return s.run(ctx, domain.ToolSearchText, func(ctx context.Context, sp *span) (string, error) {
-		sp.setQuery(fmt.Sprintf("-- search_text %s /%s/", r.Table, r.Pattern))
+		sp.setQuery(fmt.Sprintf("-- "+domain.ToolSearchText+" %s /%s/", r.Table, r.Pattern))
 		q, err := s.checkSearch(ctx, r)
 		if err != nil {
 			return "", err

@@ -73,7 +73,7 @@ func New(d Deps, o Options) *Service {
 	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
 		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
 		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
-		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", "search_text calls"),
+		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
 	}
 }
 

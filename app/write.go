@@ -72,7 +72,7 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 			return "", err
 		}
 		stop := during(call, 1, 3, "statement compiled; writing a snapshot of the database")
-		path, err := s.snapshot(call, "destructive_query: "+reason)
+		path, err := s.snapshot(call, domain.ToolDestructiveQuery+": "+reason)
 		stop()
 		if err != nil {
 			return "", domain.Errorf(domain.ErrSnapshot, "%s; the statement was not run. Fix the snapshot folder (--snapshot-dir) or start the server with --snapshots 0 to run without snapshots", err.Error())
@@ -144,12 +144,12 @@ func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (st
 		if err != nil {
 			return "", err
 		}
-		c, err := s.d.Statements.Compile(domain.WithOrigin(ctx, "create_view's SELECT"), domain.TierRead, body)
+		c, err := s.d.Statements.Compile(domain.WithOrigin(ctx, domain.ToolCreateView+"'s SELECT"), domain.TierRead, body)
 		if err != nil {
 			return "", err
 		}
 		if c.Empty || !c.Has(domain.ActionSelect) {
-			return "", domain.Errorf(domain.ErrInvalidArgument, "create_view's select_sql must be one SELECT (or WITH ... SELECT) statement; run other statements with write_query")
+			return "", domain.Errorf(domain.ErrInvalidArgument, domain.ToolCreateView+"'s select_sql must be one SELECT (or WITH ... SELECT) statement; run other statements with "+domain.ToolWriteQuery)
 		}
 		var previous any
 		existing, err := s.d.Schema.Object(ctx, name)

@@ -198,10 +198,10 @@ const reasonNotExpected = "the chain does not contain the head hash you kept (%s
 func ParseHeadHash(s string) (string, error) {
 	h := StripSpace(s)
 	if len(h) != 2*sha256.Size {
-		return "", Errorf(ErrInvalidArgument, "expected_head must be a full head_hash (64 hex digits) from an earlier verify_chain; got %d characters", len(h))
+		return "", Errorf(ErrInvalidArgument, "expected_head must be a full head_hash (64 hex digits) from an earlier "+ToolVerifyChain+"; got %d characters", len(h))
 	}
 	if _, err := hex.DecodeString(h); err != nil {
-		return "", Errorf(ErrInvalidArgument, "expected_head must be a full head_hash (64 hex digits) from an earlier verify_chain")
+		return "", Errorf(ErrInvalidArgument, "expected_head must be a full head_hash (64 hex digits) from an earlier "+ToolVerifyChain)
 	}
 	return strings.ToLower(h), nil
 }

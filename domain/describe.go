@@ -15,7 +15,7 @@ func RenderDescription(d TableDescription, maxBytes, maxCellChars int) string {
 	section := func(title, pragma string, w *TableWriter) {
 		body := "# " + title + "\n" + w.Body()
 		if w.TruncatedByBytes() {
-			body += "# " + title + " truncated at " + strconv.Itoa(maxBytes) + " bytes; read them all with read_query on " + pragma + "\n"
+			body += "# " + title + " truncated at " + strconv.Itoa(maxBytes) + " bytes; read them all with " + ToolReadQuery + " on " + pragma + "\n"
 		}
 		sections = append(sections, strings.TrimRight(body, "\n"))
 	}
@@ -55,7 +55,7 @@ func RenderDescription(d TableDescription, maxBytes, maxCellChars int) string {
 		sections = append(sections, "# sql\n"+strings.TrimSpace(d.SQL)+";")
 	}
 	return capText(strings.Join(sections, "\n\n"), 3*maxBytes,
-		"-- describe_table output truncated at %d bytes; read the rest with read_query on pragma_table_info, pragma_index_list or sqlite_schema")
+		"-- "+ToolDescribeTable+" output truncated at %d bytes; read the rest with "+ToolReadQuery+" on pragma_table_info, pragma_index_list or sqlite_schema")
 }
 
 func flag(b bool) int64 {
@@ -109,7 +109,7 @@ func RenderSchema(objs []SchemaObject, includeSystem bool, maxBytes int) (string
 	for _, st := range stmts {
 		if shown > 0 && b.Len()+2+len(st) > maxBytes {
 			b.WriteString("\n\n-- output truncated at " + strconv.Itoa(maxBytes) + " bytes: " +
-				strconv.Itoa(len(stmts)-shown) + " more objects not shown; use describe_table, or read_query on sqlite_schema")
+				strconv.Itoa(len(stmts)-shown) + " more objects not shown; use " + ToolDescribeTable + ", or " + ToolReadQuery + " on sqlite_schema")
 			return b.String(), shown
 		}
 		b.WriteString("\n\n")

@@ -202,7 +202,7 @@ func (l resumeLayout) render(in ResumeInput) string {
 			b = strconv.AppendInt(b, int64(l.keptChars), 10)
 			b = append(b, " of "...)
 			b = strconv.AppendInt(b, int64(l.summaryChars), 10)
-			b = append(b, " chars; read it with read_query on memory_checkpoints (id "...)
+			b = append(b, " chars; read it with "+ToolReadQuery+" on memory_checkpoints (id "...)
 			b = strconv.AppendInt(b, cp.ID, 10)
 			b = append(b, ")\n"...)
 		}
@@ -239,7 +239,7 @@ func (l resumeLayout) render(in ResumeInput) string {
 		b = strconv.AppendInt(b, int64(l.dropped), 10)
 		b = append(b, " older events dropped to fit "...)
 		b = strconv.AppendInt(b, int64(in.MaxBytes), 10)
-		b = append(b, " bytes; read them with read_query on memory_events"...)
+		b = append(b, " bytes; read them with "+ToolReadQuery+" on memory_events"...)
 	}
 	return string(b)
 }

@@ -53,14 +53,14 @@ func LineBreakError() error {
 // engine has; both engines return this same message.
 func LookaroundError() error {
 	return Errorf(ErrInvalidArgument,
-		"unsupported regex: lookahead and lookbehind such as (?=...) and (?<!...) are not part of search_text's regex syntax (Rust regex, in either engine); match the surrounding text instead, or narrow the rows with where")
+		"unsupported regex: lookahead and lookbehind such as (?=...) and (?<!...) are not part of "+ToolSearchText+"'s regex syntax (Rust regex, in either engine); match the surrounding text instead, or narrow the rows with where")
 }
 
 // BackreferenceError refuses a backreference (\1, (?P=name)), which neither
 // search engine has; both engines return this same message.
 func BackreferenceError() error {
 	return Errorf(ErrInvalidArgument,
-		`unsupported regex: backreferences such as \1 or (?P=name) are not part of search_text's regex syntax (Rust regex, in either engine); spell the repeated text out, or write a character by its code as \x{41}`)
+		`unsupported regex: backreferences such as \1 or (?P=name) are not part of `+ToolSearchText+`'s regex syntax (Rust regex, in either engine); spell the repeated text out, or write a character by its code as \x{41}`)
 }
 
 // TimeLeft is the time left before ctx's deadline, rounded up for messages

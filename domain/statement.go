@@ -69,19 +69,19 @@ func (c Compiled) Has(a Action) bool {
 
 // GuardError is the UPDATE guard's refusal (docs/decisions.md#write-results).
 func GuardError(rows int64, limit int) *Error {
-	return Errorf(ErrGuard, "UPDATE would change %d rows, above the write_query cap of %d; rolled back. Add a WHERE clause, or use destructive_query if you really mean every row.", rows, limit)
+	return Errorf(ErrGuard, "UPDATE would change %d rows, above the "+ToolWriteQuery+" cap of %d; rolled back. Add a WHERE clause, or use "+ToolDestructiveQuery+" if you really mean every row.", rows, limit)
 }
 
 // GuardBoundError is the UPDATE guard's refusal when the count is an upper
 // bound: a trigger wrote a virtual table, whose rows SQLite counts only
 // together with the module's own bookkeeping.
 func GuardBoundError(rows int64, limit int) *Error {
-	return Errorf(ErrGuard, "UPDATE would change up to %d rows (a trigger writes a virtual table, whose changed rows can only be counted from above), above the write_query cap of %d; rolled back. Add a WHERE clause, raise --max-update-rows, or use destructive_query if you really mean it.", rows, limit)
+	return Errorf(ErrGuard, "UPDATE would change up to %d rows (a trigger writes a virtual table, whose changed rows can only be counted from above), above the "+ToolWriteQuery+" cap of %d; rolled back. Add a WHERE clause, raise --max-update-rows, or use "+ToolDestructiveQuery+" if you really mean it.", rows, limit)
 }
 
 // IndexWipeMessage refuses, in write_query, a full-text command that
 // empties or rebuilds the index of table (FTS5 'delete-all', 'rebuild'; on
 // a contentless table that empties the data itself).
 func IndexWipeMessage(table string) string {
-	return fmt.Sprintf("this statement empties or rebuilds the full-text index of %s (the 'delete-all' or 'rebuild' command, or a trigger that sends one); that is not allowed in write_query; use destructive_query (it snapshots the database first)", Quote(table))
+	return fmt.Sprintf("this statement empties or rebuilds the full-text index of %s (the 'delete-all' or 'rebuild' command, or a trigger that sends one); that is not allowed in "+ToolWriteQuery+"; use "+ToolDestructiveQuery+" (it snapshots the database first)", Quote(table))
 }

@@ -2,9 +2,12 @@ package domain
 
 import "strconv"
 
-// The thirteen tools' names. These constants are the only place a tool's
-// name is spelled (test/arch checks it): the declarations (tools.go), the
-// audit rows, the policy's refusals and the driving adapter all read them.
+// The thirteen tools' names. These constants are the only place in the
+// server's code that spells a tool's name (test/arch checks it): the
+// declarations (tools.go), the audit rows, the driving adapter, and every
+// text the agent reads that names a tool (descriptions, refusals, advice,
+// the connect-time instructions) read them. Only cmd/'s text for people
+// (help, benchmark labels) spells names, as README does.
 const (
 	ToolReadQuery        = "read_query"
 	ToolListTables       = "list_tables"

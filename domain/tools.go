@@ -54,7 +54,7 @@ var describeTableTool = Tool{
 	Name: ToolDescribeTable, Title: "Describe table", Tier: TierRead, Describe: describeDescribeTable,
 	Args: []Arg{
 		{Name: "table", Type: ArgString, Required: true,
-			Doc: "Name of one table or view, as list_tables shows it (letter case does not matter)."},
+			Doc: "Name of one table or view, as " + ToolListTables + " shows it (letter case does not matter)."},
 	},
 }
 
@@ -89,7 +89,7 @@ var verifyChainTool = Tool{
 	Name: ToolVerifyChain, Title: "Verify memory chain", Tier: TierRead, Memory: true, Describe: describeVerifyChain,
 	Args: []Arg{
 		{Name: "expected_head", Type: ArgString, Default: fixed(""),
-			Doc: "Optional: a head_hash an earlier verify_chain returned, kept outside the database. The chain must still contain it, which catches a rewrite of the file that recomputed every hash."},
+			Doc: "Optional: a head_hash an earlier " + ToolVerifyChain + " returned, kept outside the database. The chain must still contain it, which catches a rewrite of the file that recomputed every hash."},
 	},
 }
 
@@ -113,7 +113,7 @@ var destructiveQueryTool = Tool{
 	Name: ToolDestructiveQuery, Title: "Destructive query (snapshots first)", Tier: TierDestructive, Table: true, Describe: describeDestructiveQuery,
 	Args: []Arg{
 		{Name: "query", Type: ArgString, Required: true,
-			Doc: "One DELETE, DROP, ALTER TABLE or CREATE TRIGGER statement (anything write_query allows works too)."},
+			Doc: "One DELETE, DROP, ALTER TABLE or CREATE TRIGGER statement (anything " + ToolWriteQuery + " allows works too)."},
 		{Name: "reason", Type: ArgString, Required: true,
 			Doc: "Why this change is needed, in a sentence; stored in the audit log next to the snapshot path."},
 	},
@@ -127,7 +127,7 @@ var createViewTool = Tool{
 		{Name: "select_sql", Type: ArgString, Required: true,
 			Doc: "The SELECT the view runs (one statement; a trailing ';' is fine). It is checked as a read-only query before anything is stored."},
 		{Name: "description", Type: ArgString, Default: fixed(""),
-			Doc: "What the view answers, in one line; stored inside the view as a '-- description:' comment so get_schema shows it to the next session."},
+			Doc: "What the view answers, in one line; stored inside the view as a '-- description:' comment so " + ToolGetSchema + " shows it to the next session."},
 		{Name: "replace", Type: ArgBoolean, Default: fixed(false),
 			Doc: "Redefine an existing view of this name; its previous SQL is kept in query_log."},
 	},

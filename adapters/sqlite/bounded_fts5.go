@@ -8,6 +8,8 @@ import (
 
 	"modernc.org/libc"
 	lib "modernc.org/sqlite/lib"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // FTS5's auxiliary functions highlight() and snippet() run once per row, in
@@ -167,7 +169,7 @@ func snippetBounded(tls *libc.TLS, api, fts, ctx uintptr, nVal int32, apVal uint
 	r := fts5Row{tls: tls, api: api, fts: fts}
 	if n, ok := r.matches(); ok && n > snippetMatchBound {
 		resultError(tls, ctx, fmt.Sprintf("snippet() of a row with %d matches is refused: its cost grows with the square of "+
-			"the matches, which may be at most %d; match rarer terms, or use highlight() or search_text on that row",
+			"the matches, which may be at most %d; match rarer terms, or use highlight() or "+domain.ToolSearchText+" on that row",
 			n, snippetMatchBound))
 		return
 	}

@@ -51,7 +51,7 @@ func (s *Store) inspect(c *call, st prepared) error {
 		if where == "" {
 			where = c.policy.Tier.Tool()
 		}
-		return domain.Errorf(domain.ErrPolicy, "%s refused: the compiled statement writes to the database (%s); use write_query, or destructive_query for DELETE, DROP and ALTER", where, op)
+		return domain.Errorf(domain.ErrPolicy, "%s refused: the compiled statement writes to the database (%s); use "+domain.ToolWriteQuery+", or "+domain.ToolDestructiveQuery+" for DELETE, DROP and ALTER", where, op)
 	}
 	return nil
 }

@@ -164,7 +164,7 @@ func (c *call) checkGuard(g guardState, limit int) error {
 		vtab = c.h.changes()
 	}
 	if vtab < 0 {
-		return domain.Errorf(domain.ErrGuard, "write_query could not count the rows this statement changed (SQLite counted %d, the server %d); rolled back. Use destructive_query, which snapshots the database first", total, c.written)
+		return domain.Errorf(domain.ErrGuard, domain.ToolWriteQuery+" could not count the rows this statement changed (SQLite counted %d, the server %d); rolled back. Use "+domain.ToolDestructiveQuery+", which snapshots the database first", total, c.written)
 	}
 	if len(c.inserted) > 0 {
 		after, err := c.countRows(c.inserted)

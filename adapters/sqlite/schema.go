@@ -88,7 +88,7 @@ func (sr *SchemaReader) Describe(ctx context.Context, table string) (domain.Tabl
 		"SELECT name, type, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE", table).
 		Scan(&d.Name, &d.Type, &d.SQL)
 	if err == sql.ErrNoRows {
-		return d, domain.Errorf(domain.ErrNotFound, "no table or view named %s; use list_tables", domain.Quote(table))
+		return d, domain.Errorf(domain.ErrNotFound, "no table or view named %s; use "+domain.ToolListTables, domain.Quote(table))
 	}
 	if err != nil {
 		return d, sr.db.connError(ctx, err)

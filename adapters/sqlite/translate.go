@@ -97,7 +97,7 @@ func (s *Store) damagedError(msg string) error {
 // damagedHint is what to do about a damaged database file.
 func damagedHint(name string) string {
 	return fmt.Sprintf("%[1]s is damaged (cut short, or overwritten by another program); stop writing to it and "+
-		"restore the newest snapshot of it (the snapshot tool's folder), or save what is left with the sqlite3 shell: "+
+		"restore the newest snapshot of it (the "+domain.ToolSnapshot+" tool's folder), or save what is left with the sqlite3 shell: "+
 		"sqlite3 %[1]s .recover", name)
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,7 +34,12 @@ var toolNameHomonyms = map[string][]string{
 
 // TestToolNamesAreSpelledOnce parses every production Go file (everything
 // outside test/ but _test.go files) and fails on a string literal that is
-// a tool's name anywhere but toolNameHome.
+// a tool's name anywhere but toolNameHome, and on a longer literal that
+// names a tool (a refusal's advice, a description, the connect-time
+// instructions) anywhere but toolNameHome and cmd/: what the agent reads
+// takes every tool name from its constant. cmd/ is text for people (the
+// subcommands' help, the benchmark's figure labels), which, like README,
+// spells the names it shows.
 func TestToolNamesAreSpelledOnce(t *testing.T) {
 	names := map[string]bool{}
 	for _, d := range domain.Tools() {
@@ -45,6 +51,8 @@ func TestToolNamesAreSpelledOnce(t *testing.T) {
 	root := strings.TrimSpace(string(out))
 
 	found := map[string][]string{} // file -> names
+	var inText []string            // "file:line:col: name" of names inside longer literals
+	namedInText := toolNameInText()
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -67,8 +75,14 @@ func TestToolNamesAreSpelledOnce(t *testing.T) {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				if v, err := strconv.Unquote(lit.Value); err == nil && names[v] {
+				v, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					return true
+				}
+				if names[v] {
 					found[rel] = append(found[rel], v)
+				} else if m := namedInText.FindString(v); m != "" && rel != toolNameHome && !strings.HasPrefix(rel, "cmd/") {
+					inText = append(inText, rel+":"+strconv.Itoa(fset.Position(lit.Pos()).Line)+": "+m)
 				}
 			}
 			return true
@@ -87,5 +101,48 @@ func TestToolNamesAreSpelledOnce(t *testing.T) {
 	}
 	for file, lits := range toolNameHomonyms {
 		assert.Equal(t, lits, found[file], "%s: toolNameHomonyms is out of date", file)
+	}
+	assert.Empty(t, inText, "messages and descriptions that name a tool take the name from its domain.Tool* constant:\n%s", strings.Join(inText, "\n"))
+}
+
+// toolNameInText matches a tool's name inside a longer text: a name with
+// an underscore (read_query, ...) anywhere as a word; "snapshot" and
+// "checkpoint", which are also ordinary words, where the text names the
+// tool ("the snapshot tool", "use checkpoint").
+func toolNameInText() *regexp.Regexp {
+	var compound, plain []string
+	for _, d := range domain.Tools() {
+		if strings.Contains(d.Name, "_") {
+			compound = append(compound, regexp.QuoteMeta(d.Name))
+		} else {
+			plain = append(plain, regexp.QuoteMeta(d.Name))
+		}
+	}
+	p := `(?i:\buse (?:the )?(?:` + strings.Join(plain, "|") + `)\b|\b(?:` + strings.Join(plain, "|") + `) tool\b)`
+	return regexp.MustCompile(`\b(?:` + strings.Join(compound, "|") + `)\b|` + p)
+}
+
+// TestToolNameInTextFindsTheForms keeps toolNameInText honest: it finds a
+// tool named in a message and leaves the ordinary words alone.
+func TestToolNameInTextFindsTheForms(t *testing.T) {
+	t.Parallel()
+	re := toolNameInText()
+	for _, s := range []string{
+		"%s is not allowed in %s; use write_query",
+		"run other statements with write_query",
+		"VACUUM is not allowed; use the snapshot tool for a copy",
+		"Use checkpoint at milestones",
+		"written only by the checkpoint tool",
+	} {
+		assert.NotEmpty(t, re.FindString(s), s)
+	}
+	for _, s := range []string{
+		"cannot create a file in the snapshot folder",
+		"# checkpoint summary cut to ",
+		"ok: snapshot written: ",
+		"use " + domain.ToolWriteQuery[:5],
+		"the max_rows setting",
+	} {
+		assert.Empty(t, re.FindString(s), s)
 	}
 }
