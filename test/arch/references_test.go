@@ -255,3 +255,51 @@ func TestDocCitationsExist(t *testing.T) {
 	}
 	assert.Greater(t, cited, 100, "the docs cite paths and tests")
 }
+
+// mdLink matches a Markdown link's target: a path, an anchor, or both.
+var (
+	mdLink    = regexp.MustCompile(`\]\(([^()\s#]*)(?:#([^()\s]+))?\)`)
+	mdHeading = regexp.MustCompile(`(?m)^#{1,6} (.+)$`)
+)
+
+// TestDocLinksResolve fails when a link between the repository's Markdown
+// pages points at a file that does not exist or at a heading the page does
+// not have (links to the web are not followed).
+func TestDocLinksResolve(t *testing.T) {
+	docs := map[string][]byte{}
+	repoTextFiles(t, func(rel string, data []byte) {
+		if strings.HasSuffix(rel, ".md") {
+			docs[rel] = data
+		}
+	})
+	anchorsOf := func(page string) map[string]bool {
+		a := map[string]bool{}
+		for _, m := range mdHeading.FindAllSubmatch(docs[page], -1) {
+			a[headingAnchor(string(m[1]))] = true
+		}
+		return a
+	}
+	links := 0
+	for rel, data := range docs {
+		for _, m := range mdLink.FindAllSubmatch(data, -1) {
+			target, anchor := string(m[1]), string(m[2])
+			if strings.Contains(target, ":") {
+				continue // a URL
+			}
+			links++
+			page := rel
+			if target != "" {
+				page = filepath.ToSlash(filepath.Join(filepath.Dir(rel), target))
+				if _, ok := docs[page]; !ok {
+					_, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(page)))
+					assert.NoError(t, err, "%s links to %s, which does not exist", rel, target)
+					continue
+				}
+			}
+			if anchor != "" {
+				assert.True(t, anchorsOf(page)[anchor], "%s links to %s#%s, a heading %s does not have", rel, target, anchor, page)
+			}
+		}
+	}
+	assert.Greater(t, links, 50, "the pages link to each other")
+}
