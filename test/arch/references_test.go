@@ -3,6 +3,9 @@ package arch_test
 import (
 	"bufio"
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -302,4 +305,79 @@ func TestDocLinksResolve(t *testing.T) {
 		}
 	}
 	assert.Greater(t, links, 50, "the pages link to each other")
+}
+
+// citedIdent matches a Go identifier of this repository in backquotes in a
+// doc: a package name, then dotted names ("domain.Policy.Check"); and
+// identPackages is where each package name lives.
+var (
+	citedIdent    = regexp.MustCompile("`(domain|ports|app|sqlite|mcpserver|snapshot|ripgrep|regexp2|jsonlog|litestream|wire|fake|harness|contract)((?:\\.[A-Za-z_][A-Za-z0-9_]*)+)")
+	identPackages = map[string]string{
+		"domain": "domain", "ports": "ports", "app": "app",
+		"sqlite": "adapters/sqlite", "mcpserver": "adapters/mcpserver", "snapshot": "adapters/snapshot",
+		"ripgrep": "adapters/ripgrep", "regexp2": "adapters/regexp2", "jsonlog": "adapters/jsonlog",
+		"litestream": "adapters/litestream", "wire": "cmd/wire", "fake": "test/fake", "harness": "test/harness",
+		"contract": "test/contract",
+	}
+)
+
+// declaredNames returns every name declared in the Go files of dir: types,
+// functions, methods, variables, constants, struct fields and interface
+// methods.
+func declaredNames(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "%s holds Go files", dir)
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				names[x.Name.Name] = true
+			case *ast.TypeSpec:
+				names[x.Name.Name] = true
+			case *ast.ValueSpec:
+				for _, id := range x.Names {
+					names[id.Name] = true
+				}
+			case *ast.Field:
+				for _, id := range x.Names {
+					names[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	return names
+}
+
+// TestDocIdentifiersExist fails when a Markdown page cites a Go name of
+// this repository in backquotes ("domain.Policy.Check",
+// "sqlite.Options.ReadCacheBytes") that its package does not declare.
+func TestDocIdentifiersExist(t *testing.T) {
+	docs := map[string][]byte{}
+	repoTextFiles(t, func(rel string, data []byte) {
+		if strings.HasSuffix(rel, ".md") {
+			docs[rel] = data
+		}
+	})
+	declared := map[string]map[string]bool{}
+	cited := 0
+	for rel, data := range docs {
+		for _, m := range citedIdent.FindAllSubmatch(data, -1) {
+			pkg := string(m[1])
+			if declared[pkg] == nil {
+				declared[pkg] = declaredNames(t, filepath.Join("..", "..", filepath.FromSlash(identPackages[pkg])))
+			}
+			for _, name := range strings.Split(strings.TrimPrefix(string(m[2]), "."), ".") {
+				cited++
+				assert.True(t, declared[pkg][name], "%s cites %s%s: package %s declares no %s", rel, m[1], m[2], pkg, name)
+			}
+		}
+	}
+	assert.Greater(t, cited, 30, "the docs cite the code's names")
 }
