@@ -40,6 +40,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 // leading subcommand (verify, resume, log, snapshots, call, restore) runs that
 // instead, printing for a person or a script on stdout.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
+	stderr = terminalWriter(stderr) // logs and errors quote agent text
 	cfg, notes, err := parseConfigNotes(args, os.Getenv)
 	if err != nil {
 		return err
@@ -60,7 +61,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		_, _ = fmt.Fprintln(stderr, progName+": "+w)
 	}
 	if cfg.Command != "" {
-		return runCommand(ctx, cfg, stdin, stdout, stderr)
+		return runCommand(ctx, cfg, stdin, terminalWriter(stdout), stderr)
 	}
 	var sidecar string
 	if cfg.Replicate != "" {
@@ -117,7 +118,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.As(err, &status) {
 		return int(status)
 	}
-	fmt.Fprintln(stderr, errLine(err))
+	fmt.Fprintln(terminalWriter(stderr), errLine(err))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
