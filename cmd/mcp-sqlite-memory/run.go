@@ -42,6 +42,10 @@ func (systemClock) Now() time.Time { return time.Now() }
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
 	stderr = terminalWriter(stderr) // logs and errors quote agent text
 	cfg, notes, err := parseConfigNotes(args, os.Getenv)
+	// The bearer token is read once, just above: it leaves the environment
+	// before anything starts. Children never had it anyway: each gets only
+	// an allow-list of variables (domain.ChildEnv).
+	_ = os.Unsetenv(envAuthToken)
 	if err != nil {
 		return err
 	}
