@@ -151,6 +151,10 @@ func commandUsage(name string) string {
 
 It works while a server runs on the same file: reads never block the server,
 and anything that writes waits for the server's write lock like a tool call.
+On a database without the server's tables, reading changes nothing: a read
+that needs memory says the file holds none, others read as with --read-only,
+and only a write adds the server's tables, saying so first. Control
+characters in plain text are shown escaped (\u001b); --json stays exact.
 Exit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.
 `
 }
