@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -122,6 +123,10 @@ type rgProcess struct {
 // call's timeout.
 func (s *Searcher) start(ctx, runCtx context.Context, argv []string, limit time.Duration) (*rgProcess, error) {
 	cmd := exec.CommandContext(runCtx, s.rgPath, argv...)
+	// rg reads its input from stdin and runs with --no-config: it needs no
+	// variable beyond every child's base, and gets no other (a secret in
+	// the server's environment stays there).
+	cmd.Env = domain.ChildEnv(os.Environ())
 	cmd.WaitDelay = waitDelay
 	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()

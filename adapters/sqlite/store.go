@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	// The driver registers itself as "sqlite" with database/sql. This is the
@@ -273,4 +274,38 @@ func (s *Store) JournalMode(ctx context.Context) (string, error) {
 	var m string
 	err := s.internal.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&m)
 	return m, err
+}
+
+// ServerTables are the tables bootstrap adds to a database: the memory log,
+// its checkpoints and the audit log (with their triggers, the audit index
+// and the query_errors view).
+func ServerTables() []string { return []string{"memory_events", "memory_checkpoints", "query_log"} }
+
+// MissingTables returns those of names that the database has no table of,
+// in the order given. It only reads, so a store opened read-only answers
+// it without changing the file.
+func (s *Store) MissingTables(ctx context.Context, names ...string) ([]string, error) {
+	rows, err := s.readers.QueryContext(ctx, "SELECT name FROM sqlite_schema WHERE type = 'table'")
+	if err != nil {
+		return nil, s.connError(ctx, err)
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, s.connError(ctx, err)
+		}
+		have[strings.ToLower(name)] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.connError(ctx, err)
+	}
+	var missing []string
+	for _, n := range names {
+		if !have[strings.ToLower(n)] {
+			missing = append(missing, n)
+		}
+	}
+	return missing, nil
 }

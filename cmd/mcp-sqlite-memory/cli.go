@@ -26,6 +26,10 @@ type cliOptions struct {
 	Over         bool   // snapshots restore: --over
 	From         string // restore: --from
 	At           string // restore: --at
+
+	// looking is set by lookFirst for a reading run on a database without
+	// the server's tables: read-only, its calls logged nowhere.
+	looking bool
 }
 
 // command is one CLI subcommand of the binary.
@@ -39,6 +43,13 @@ type command struct {
 	help string
 	// noDB marks a subcommand that works on no --db (restore makes a new file).
 	noDB bool
+	// use says what a run, as cfg asks for it, does with the database:
+	// whether it may change it, and which of the server's tables it needs
+	// (cli_look.go). nil: it only reads and needs nothing. A reading run
+	// never changes the file: lookFirst opens it read-only first, and on a
+	// database without the server's tables the run stops with one line or
+	// reads as with --read-only. A subcommand that writes must say so here.
+	use func(cfg Config) dbUse
 }
 
 // commands are the subcommands in the order --help lists them. It is filled
@@ -114,6 +125,12 @@ func runCommand(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr
 	if cmd == nil {
 		return usagef("unknown subcommand %q: the subcommands are %s", cfg.Command, commandNames())
 	}
+	if !cmd.noDB {
+		var err error
+		if cfg, err = lookFirst(ctx, cmd, cfg, stderr); err != nil {
+			return err
+		}
+	}
 	return cmd.run(ctx, cfg, stdin, stdout, stderr)
 }
 
@@ -134,6 +151,10 @@ func commandUsage(name string) string {
 
 It works while a server runs on the same file: reads never block the server,
 and anything that writes waits for the server's write lock like a tool call.
+On a database without the server's tables, reading changes nothing: a read
+that needs memory says the file holds none, others read as with --read-only,
+and only a write adds the server's tables, saying so first. Control
+characters in plain text are shown escaped (\u001b); --json stays exact.
 Exit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.
 `
 }

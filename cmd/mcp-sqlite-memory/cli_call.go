@@ -141,6 +141,7 @@ Example: ` + progName + ` call --db memory.db read_query '{"query": "SELECT 1"}'
 `,
 	flags: func(*flag.FlagSet, *cliOptions) {},
 	run:   runCall,
+	use:   callUse,
 }
 
 func runCall(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -35,6 +35,12 @@ var logCommand = &command{
 		fs.StringVar(&o.Since, "since", "", "")
 	},
 	run: runLog,
+	use: func(cfg Config) dbUse {
+		if cfg.ReadOnly {
+			return dbUse{} // the rows are in --audit-db
+		}
+		return dbUse{needs: auditTables}
+	},
 }
 
 // auditRow is one query_log row as --json prints it.

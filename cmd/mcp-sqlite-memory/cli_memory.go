@@ -21,6 +21,7 @@ The check is verify_chain's, audited like a tool call.
                             plus "break_at_id" and "reason" when broken
 `,
 	run: runVerify,
+	use: func(Config) dbUse { return dbUse{needs: memoryTables} },
 }
 
 // verifyJSON is verify_chain's result object.
@@ -82,6 +83,7 @@ var resumeCommand = &command{
 		fs.StringVar(&o.ExcludeKinds, "exclude-kinds", "", "")
 	},
 	run: runResume,
+	use: func(Config) dbUse { return dbUse{needs: memoryTables} },
 }
 
 func runResume(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {

@@ -35,6 +35,10 @@ var snapshotsCommand = &command{
 		fs.BoolVar(&o.Over, "over", false, "")
 	},
 	run: runSnapshots,
+	use: func(cfg Config) dbUse {
+		// restore --to writes a new file and only reads the snapshot.
+		return dbUse{writes: cfg.CLI.Over, replaces: true}
+	},
 }
 
 func runSnapshots(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {

@@ -138,9 +138,6 @@ func parseHTTP(s *httpSettings, getenv func(string) string, names *flagNames) (H
 // closes every session.
 func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *slog.Logger) error {
 	c := cfg.HTTP
-	// The token stays in this process: ripgrep and other children do not
-	// inherit it.
-	_ = os.Unsetenv(envAuthToken)
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", c.Addr, err)

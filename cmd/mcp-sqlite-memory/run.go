@@ -40,7 +40,12 @@ func (systemClock) Now() time.Time { return time.Now() }
 // leading subcommand (verify, resume, log, snapshots, call, restore) runs that
 // instead, printing for a person or a script on stdout.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
+	stderr = terminalWriter(stderr) // logs and errors quote agent text
 	cfg, notes, err := parseConfigNotes(args, os.Getenv)
+	// The bearer token is read once, just above: it leaves the environment
+	// before anything starts. Children never had it anyway: each gets only
+	// an allow-list of variables (domain.ChildEnv).
+	_ = os.Unsetenv(envAuthToken)
 	if err != nil {
 		return err
 	}
@@ -60,7 +65,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		_, _ = fmt.Fprintln(stderr, progName+": "+w)
 	}
 	if cfg.Command != "" {
-		return runCommand(ctx, cfg, stdin, stdout, stderr)
+		return runCommand(ctx, cfg, stdin, terminalWriter(stdout), stderr)
 	}
 	var sidecar string
 	if cfg.Replicate != "" {
@@ -117,7 +122,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.As(err, &status) {
 		return int(status)
 	}
-	fmt.Fprintln(stderr, errLine(err))
+	fmt.Fprintln(terminalWriter(stderr), errLine(err))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2

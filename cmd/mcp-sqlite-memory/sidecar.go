@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // The replication sidecar: Litestream lives in its own executable
@@ -76,12 +78,27 @@ type sidecarProc struct {
 	logged  sync.WaitGroup // the stderr forwarder
 }
 
+// sidecarEnv is what the sidecar needs from the server's environment
+// beyond every child's base (domain.ChildEnv: PATH, HOME, TMPDIR, locale,
+// time zone): the S3 replica's credentials, region, profile and endpoint
+// (AWS_*, as the AWS SDK reads them, and Litestream's own LITESTREAM_*
+// names for the keys), the proxy and CA settings of its HTTPS requests, and
+// the Go runtime's tuning. Not the bearer token, not the server's other
+// settings: the replica URL is handed over explicitly.
+var sidecarEnv = []string{
+	"AWS_*", "LITESTREAM_*",
+	"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR",
+	"GOMAXPROCS", "GOMEMLIMIT", "GOGC", "GODEBUG", "GOTRACEBACK", "GORACE", "GOCOVERDIR",
+}
+
 // startSidecar runs the sidecar at path with args, the replica URL in its
-// environment (not on its command line, which other users can read). Its
-// stderr lines are copied to stderr, its stdout is read for control lines.
+// environment (not on its command line, which other users can read), which
+// is otherwise only the allow-listed part of this process's (sidecarEnv).
+// Its stderr lines are copied to stderr, its stdout is read for control
+// lines.
 func startSidecar(path, url string, args []string, stderr io.Writer) (*sidecarProc, error) {
 	cmd := exec.Command(path, append(args[:1:1], append([]string{"-control"}, args[1:]...)...)...)
-	cmd.Env = append(os.Environ(), envReplicate+"="+url)
+	cmd.Env = append(domain.ChildEnv(os.Environ(), sidecarEnv...), envReplicate+"="+url)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -45,7 +45,7 @@ func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string)
 	if cfg.Verbose {
 		sdkLog = log // the SDK's session chatter only with -v
 	}
-	return wiring.Options{
+	o := wiring.Options{
 		DBPath: cfg.DBPath, ReadOnly: cfg.ReadOnly, Limits: cfg.Limits,
 		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != "",
 		RGPath: cfg.RGPath, AuditDB: cfg.AuditDB, CheckAuditDB: checkAuditPath,
@@ -53,6 +53,10 @@ func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string)
 		Structured: cfg.Structured, Version: buildVersion(), Session: session,
 		Logger: log, SDKLogger: sdkLog, Stderr: stderr,
 	}
+	if cfg.CLI.looking {
+		o.Audit = unlogged{}
+	}
+	return o
 }
 
 // newSnapshotter is the database's snapshotter under the settings.
