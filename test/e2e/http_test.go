@@ -152,7 +152,7 @@ func TestHTTPBodyLimitAndFrameRules(t *testing.T) {
 	cs := httpConnect(t, s, "")
 	mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE t(x)"})
 	big := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"write_query","arguments":{"query":"INSERT INTO t VALUES ('` + strings.Repeat("a", 8000) + `')"}}}`
-	status, text := httpPost(t, s, big, "Mcp-Session-Id", "whatever")
+	status, text := httpPost(t, s, big)
 	assert.Equal(t, http.StatusRequestEntityTooLarge, status)
 	assert.Contains(t, text, "--max-request-bytes")
 	out, isErr, err := call(cs, "write_query", map[string]any{"query": "INSERT INTO t VALUES ('" + strings.Repeat("a", 8000) + "')"})
