@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 func TestSnapshotIsCompleteAndSelfContained(t *testing.T) {
@@ -111,7 +112,7 @@ func TestSnapshotIsConsistentWhileAnotherWriterRuns(t *testing.T) {
 				require.Eventually(t, func() bool {
 					var n int64
 					return live.QueryRow(`SELECT count(*) FROM t`).Scan(&n) == nil && n > facts.rows
-				}, 20*time.Second, 5*time.Millisecond, "the writer stopped writing")
+				}, slack.Of(20*time.Second), 5*time.Millisecond, "the writer stopped writing")
 			}
 			assert.IsNonDecreasing(t, counts)
 			assert.Greater(t, counts[len(counts)-1], int64(initial), "the writer was writing meanwhile")
