@@ -1,5 +1,7 @@
 package e2e_test
 
+//lint:file-ignore SA1019 MCP logging is deprecated as of protocol 2026-07-28 (SEP-2577) but stays functional, and the server still sends log messages to clients that ask: this test checks what they carry
+
 import (
 	"context"
 	"io"

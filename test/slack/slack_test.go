@@ -2,6 +2,7 @@ package slack
 
 import (
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,21 +35,16 @@ func TestFactorSeesBusyNeighbours(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the probe reads a thread's CPU time, Linux only")
 	}
-	stop := make(chan struct{})
+	var stop atomic.Bool
 	n := 3 * runtime.NumCPU()
 	prev := runtime.GOMAXPROCS(n + 1)
 	defer runtime.GOMAXPROCS(prev)
 	for range n {
 		go func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
+			for !stop.Load() { // spin: a busy neighbour
 			}
 		}()
 	}
-	defer close(stop)
+	defer stop.Store(true)
 	assert.Greater(t, probe(), 1.5, "busy neighbours slow a thread down")
 }
