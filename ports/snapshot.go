@@ -4,7 +4,9 @@ import "context"
 
 // Snapshotter writes a complete, consistent copy of the database file.
 type Snapshotter interface {
-	// Snapshot writes a new snapshot and returns its absolute path, or ""
+	// Snapshot writes a new snapshot and returns where it is, as answers
+	// show it (its absolute path, or over a transport whose answers leave
+	// the machine its name in the snapshot folder), or ""
 	// when snapshots are switched off (retention 0). The reason is for logs.
 	//
 	// Errors: [domain.ErrSnapshot] when a snapshot was required but could not

@@ -18,6 +18,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/litestream"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // syncBuffer is a log destination safe for concurrent writes and reads.
@@ -86,7 +87,7 @@ func TestReplicateThenRestoreLatestAndPointInTime(t *testing.T) {
 	dbPath, url := filepath.Join(dir, "m.db"), "file://"+filepath.ToSlash(filepath.Join(dir, "replica"))
 	db := openDB(t, dbPath)
 	rep := runReplicator(t, dbPath, url)
-	require.Eventually(t, func() bool { return strings.Contains(rep.log.String(), "replicating with Litestream") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(rep.log.String(), "replicating with Litestream") }, slack.Of(5*time.Second), 10*time.Millisecond)
 
 	for i := range 3 {
 		_, err := db.Exec("INSERT INTO t VALUES (?)", i)
@@ -136,14 +137,14 @@ func TestOneReplicatorPerDatabase(t *testing.T) {
 	dbPath, url := filepath.Join(dir, "m.db"), "file://"+filepath.ToSlash(filepath.Join(dir, "replica"))
 	openDB(t, dbPath)
 	first := runReplicator(t, dbPath, url)
-	require.Eventually(t, func() bool { return strings.Contains(first.log.String(), "replicating with Litestream") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(first.log.String(), "replicating with Litestream") }, slack.Of(5*time.Second), 10*time.Millisecond)
 	second := runReplicator(t, dbPath, url)
-	require.Eventually(t, func() bool { return strings.Contains(second.log.String(), "another process replicates") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(second.log.String(), "another process replicates") }, slack.Of(5*time.Second), 10*time.Millisecond)
 	time.Sleep(200 * time.Millisecond) // four polls
 	assert.NotContains(t, second.log.String(), "replicating with Litestream")
 
 	first.stop()
-	require.Eventually(t, func() bool { return strings.Contains(second.log.String(), "took_over=true") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(second.log.String(), "took_over=true") }, slack.Of(5*time.Second), 10*time.Millisecond)
 	pid, err := os.ReadFile(dbPath + litestream.LockSuffix)
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprintf("%d\n", os.Getpid()), string(pid), "the lock file names its holder")

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // recordWriter records each Write call separately.
@@ -100,7 +102,7 @@ func TestGuardConnCloseUnblocksRead(t *testing.T) {
 	select {
 	case err := <-got:
 		assert.ErrorIs(t, err, io.EOF)
-	case <-time.After(5 * time.Second):
+	case <-time.After(slack.Of(5 * time.Second)):
 		require.FailNow(t, "Read stayed blocked after Close")
 	}
 	assert.NoError(t, c.Close(), "Close may be called again")

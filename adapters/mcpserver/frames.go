@@ -50,8 +50,9 @@ func (f frameFields) refusal(code int, reason string) refusal {
 	return r
 }
 
-// frameGuard sits between stdin and the SDK's newline-delimited JSON reader
-// and hands the SDK only frames it can read. The SDK ends the whole session
+// frameGuard sits between stdin and the SDK and hands the SDK, through the
+// stdio Connection (guardConn, conn.go), only the messages it can read,
+// decoded once (Message). The SDK ends the whole session
 // on a line that is not a JSON-RPC message, and buffers any frame it is
 // given (up to 16 MiB, at many times that size in memory), so the guard
 // answers those frames itself and the session goes on:
@@ -72,40 +73,22 @@ type frameGuard struct {
 	log    *slog.Logger
 	x      *exchange // requests handed on and not yet answered
 
-	line []byte          // the frame being handed to the SDK
-	msg  jsonrpc.Message // line as the SDK's decoder read it (see Message)
-	off  int
-	buf  []byte
-	err  error // the input's end, returned once the last frame is read
+	msg jsonrpc.Message // the accepted frame, decoded (see Message)
+	buf []byte          // the line being read, reused for the next
+	err error           // the input's end, returned once the last frame is read
 }
 
 func newFrameGuard(in io.ReadCloser, out io.Writer, max int, answer func(refusal) []byte, known func(string) bool, log *slog.Logger, x *exchange) *frameGuard {
 	return &frameGuard{r: bufio.NewReaderSize(in, 64<<10), in: in, out: out, max: max, answer: answer, known: known, log: log, x: x}
 }
 
-// Read hands the SDK the next accepted frames, newline-terminated. At the
-// end of the input it first lets the requests already handed on be
-// answered (the SDK drops them once its input ends), for at most
-// drainWait.
-func (g *frameGuard) Read(p []byte) (int, error) {
-	for g.off >= len(g.line) {
-		if g.err != nil {
-			g.x.drain(drainWait)
-			return 0, g.err
-		}
-		g.line, g.off = g.next(), 0
-	}
-	n := copy(p, g.line[g.off:])
-	g.off += n
-	return n, nil
-}
-
 // Close closes stdin.
 func (g *frameGuard) Close() error { return g.in.Close() }
 
 // next reads lines until one is a frame the SDK may have, answering the
-// others. It returns nil, with g.err set, at the end of the input.
-func (g *frameGuard) next() []byte {
+// others, and keeps it decoded in g.msg. It returns false, with g.err set,
+// at the end of the input.
+func (g *frameGuard) next() bool {
 	for g.err == nil {
 		g.buf = g.buf[:0]
 		oversized := false
@@ -144,18 +127,19 @@ func (g *frameGuard) next() []byte {
 			continue
 		}
 		g.msg = rule.msg
-		return append(frame, '\n')
+		return true
 	}
-	return nil
+	return false
 }
 
-// Message returns the next accepted frame already decoded, for a
-// Connection that hands the SDK messages rather than bytes: the guard has
+// Message returns the next accepted frame already decoded: the guard has
 // decoded each frame with the SDK's own decoder to accept it, so the SDK
-// need not read it again. At the end of the input it drains as Read does.
+// need not read it again. At the end of the input it first lets the
+// requests already handed on be answered (the SDK drops them once its
+// input ends), for at most drainWait, then returns the input's end.
 func (g *frameGuard) Message() (jsonrpc.Message, error) {
 	for g.err == nil {
-		if g.next() != nil {
+		if g.next() {
 			return g.msg, nil
 		}
 	}

@@ -2,12 +2,15 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,8 +51,10 @@ func TestFrameScannerFindsIDMethodAndTool(t *testing.T) {
 	}
 }
 
-// guardOver runs input through a guard with the given cap and returns what
-// it hands the SDK, the refusals it saw and the replies it wrote.
+// guardOver runs input through a guard with the given cap, read as
+// production reads it (the stdio Connection's Read, which the SDK calls),
+// and returns the messages it hands on, each encoded as the SDK encodes it
+// on a line of its own, the refusals it saw and the replies it wrote.
 func guardOver(t *testing.T, input string, max int) (passed string, refused []refusal, replies string) {
 	t.Helper()
 	var out bytes.Buffer
@@ -57,10 +62,28 @@ func guardOver(t *testing.T, input string, max int) (passed string, refused []re
 		refused = append(refused, r)
 		return []byte("reply " + string(r.fields.id) + "\n")
 	}, nil, slog.New(slog.DiscardHandler), nil)
-	got, err := io.ReadAll(g)
+	c, err := (&guardTransport{guard: g, out: nopWriteCloser{io.Discard}}).Connect(context.Background())
 	require.NoError(t, err)
-	return string(got), refused, out.String()
+	defer c.Close()
+	var got strings.Builder
+	for {
+		msg, err := c.Read(context.Background())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		b, err := jsonrpc.EncodeMessage(msg)
+		require.NoError(t, err)
+		got.Write(b)
+		got.WriteByte('\n')
+	}
+	return got.String(), refused, out.String()
 }
+
+// nopWriteCloser is a writer with a Close that does nothing.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 func TestFrameGuardPassesMessagesAndAnswersTheRest(t *testing.T) {
 	t.Parallel()

@@ -41,8 +41,10 @@ type HTTPOptions struct {
 
 // HTTPHandler serves MCP over Streamable HTTP at /mcp with the SDK's own
 // handler, and GET /healthz. In front of the SDK it checks, in order: the
-// Host and Origin headers (DNS rebinding), the bearer token, the body size,
-// the frame rules of the stdio guard (classify) and the session limit.
+// Host and Origin headers (DNS rebinding), the bearer token, the session
+// (an unknown one gets 404), the body size, the frame rules of the stdio
+// guard (classify) and the session limit. Refusals are logged at a bounded
+// rate (http_refusals.go).
 // Every refused request gets a status and a body that says what to do, and
 // nothing runs.
 type HTTPHandler struct {
@@ -55,6 +57,7 @@ type HTTPHandler struct {
 	posts    atomic.Int64 // POST requests in flight (Drain)
 	newSess  atomic.Int64 // POSTs in flight that may open a session
 	sessions *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
+	refusals *refusalLog  // log lines of refused requests, rate-bounded (http_refusals.go)
 }
 
 var _ http.Handler = (*HTTPHandler)(nil)
@@ -71,7 +74,8 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	if max <= 0 {
 		max = domain.DefaultLimits().MaxRequestBytes
 	}
-	h := &HTTPHandler{s: s, opts: o, token: sha256.Sum256([]byte(o.Token)), hosts: map[string]bool{}, sessions: newSessionIDs()}
+	h := &HTTPHandler{s: s, opts: o, token: sha256.Sum256([]byte(o.Token)), hosts: map[string]bool{}, sessions: newSessionIDs(),
+		refusals: newRefusalLog(s.opts.Log)}
 	for _, n := range o.Hosts {
 		if n = normHost(n); n != "" {
 			h.hosts[n] = true
@@ -105,7 +109,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 // ServeHTTP checks Host and Origin on every path, then routes.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if why := h.checkHost(r); why != "" {
-		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusForbidden, "why", why)
+		h.refusals.warn("refused an HTTP request", "status", http.StatusForbidden, "why", why)
 		httpRefuse(w, r, http.StatusForbidden, why)
 		return
 	}
@@ -114,9 +118,14 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !h.authorized(r) {
-		h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusUnauthorized, "why", "missing or wrong bearer token")
+		h.refusals.warn("refused an HTTP request", "status", http.StatusUnauthorized, "why", "missing or wrong bearer token")
 		w.Header().Set("WWW-Authenticate", `Bearer realm="`+Name+`"`)
 		httpRefuse(w, r, http.StatusUnauthorized, "unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
+		return
+	}
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && !h.sessionOpen(sid) {
+		h.refusals.warn("refused an HTTP request", "status", http.StatusNotFound, "why", "unknown session (ended or never opened)")
+		refuseUnknownSession(w)
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -173,7 +182,7 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 	for len(open)+int(n) > h.opts.MaxSessions {
 		victim := h.sessions.idlest(open)
 		if victim == nil {
-			h.s.opts.Log.Warn("refused a new session: every open session is busy (--max-sessions)", "open", len(open), "opening", n, "max_sessions", h.opts.MaxSessions)
+			h.refusals.warn("refused a new session: every open session is busy (--max-sessions)", "open", len(open), "opening", n, "max_sessions", h.opts.MaxSessions)
 			w.Header().Set("Retry-After", "5")
 			httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open and busy (--max-sessions); retry when one is done, or raise --max-sessions", len(open)))
 			return false
@@ -222,7 +231,7 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 	sc.feed(body)
 	n, _ := io.Copy(scanWriter{&sc}, io.LimitReader(r.Body, maxScanBytes))
 	size := int64(len(body)) + n
-	h.s.opts.Log.Warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "bytes", size, "limit", max)
+	h.refusals.warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "bytes", size, "limit", max)
 	rf := sc.fields().refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("request is %d bytes or more, over the server's limit of %d bytes (--max-request-bytes); nothing was run. "+
 		"Send less per call (split the content or the statement into several calls), or start the server with a larger --max-request-bytes", size, max))
 	rf.toolError = false                  // an HTTP error status carries a JSON-RPC error
@@ -280,13 +289,16 @@ func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf r
 }
 
 // authorized compares the bearer token in constant time (SHA-256 of both,
-// so not even the length leaks).
+// so not even the length leaks). An empty token after the scheme hashes
+// to a value no configured token (16+ characters) has.
 func (h *HTTPHandler) authorized(r *http.Request) bool {
 	if h.opts.Token == "" {
 		return true
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
+	// The scheme's name is case-insensitive (RFC 7235: "bearer" and
+	// "BEARER" are "Bearer"); the token is compared exactly.
+	scheme, got, ok := strings.Cut(strings.TrimLeft(r.Header.Get("Authorization"), " \t"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return false
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(got)))

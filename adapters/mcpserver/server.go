@@ -24,6 +24,10 @@ type Options struct {
 	Limits domain.Limits
 	// ReadOnly offers only the read tools.
 	ReadOnly bool
+	// HidePaths cuts absolute paths to base names in the log records sent
+	// to clients, as read-only mode does: set when answers leave the
+	// machine (HTTP).
+	HidePaths bool
 	// Memory offers verify_chain and get_resume_context in read-only mode
 	// (the memory tables exist).
 	Memory bool
@@ -78,7 +82,7 @@ func New(tools ports.Tools, o Options) *Server {
 	register(s, tools, o)
 	s.AddReceivingMiddleware(spliceMiddleware)
 	if o.ClientLog != nil {
-		o.ClientLog.attach(s, o.ReadOnly)
+		o.ClientLog.attach(s, o.ReadOnly || o.HidePaths)
 	}
 	s.AddReceivingMiddleware(stackMiddleware(o.Limits.MaxConcurrentCalls)) // outermost: added last
 	return s

@@ -45,12 +45,12 @@ func (s *Snapshotter) copyToTemp(ctx context.Context, name string) (string, erro
 	}
 	f, err := os.CreateTemp(s.dir, "."+name+".*"+partialSuffix)
 	if err != nil {
-		return "", s.fail("cannot create a file in the snapshot folder " + s.dir + ": " + osReason(err))
+		return "", s.fail("cannot create a file in the snapshot folder " + s.shownDir() + ": " + osReason(err))
 	}
 	tmp := f.Name()
 	if err := f.Close(); err != nil {
 		removePartial(tmp)
-		return "", s.fail("cannot create a file in the snapshot folder " + s.dir + ": " + osReason(err))
+		return "", s.fail("cannot create a file in the snapshot folder " + s.shownDir() + ": " + osReason(err))
 	}
 	if err := s.backup(ctx, tmp); err != nil {
 		removePartial(tmp)
@@ -62,7 +62,7 @@ func (s *Snapshotter) copyToTemp(ctx context.Context, name string) (string, erro
 	}
 	if err := syncFile(tmp); err != nil {
 		removePartial(tmp)
-		return "", s.fail("cannot sync the snapshot file in " + s.dir + ": " + osReason(err))
+		return "", s.fail("cannot sync the snapshot file in " + s.shownDir() + ": " + osReason(err))
 	}
 	return tmp, nil
 }
@@ -199,9 +199,14 @@ func isCorrupt(err error) bool {
 }
 
 // reason is an error's text fit for the agent: SQLite's own message, with the
-// database's absolute path, should it appear, cut down to its file name.
+// database's absolute path, should it appear, cut down to its file name
+// (and with [Options.RelativeNames] the snapshot folder's to its name).
 func (s *Snapshotter) reason(err error) string {
-	return strings.ReplaceAll(err.Error(), s.dbPath, filepath.Base(s.dbPath))
+	text := strings.ReplaceAll(err.Error(), s.dbPath, filepath.Base(s.dbPath))
+	if s.rel {
+		text = strings.ReplaceAll(text, s.dir, filepath.Base(s.dir))
+	}
+	return text
 }
 
 // fileURI turns an absolute path into a SQLite `file:` URI, escaping the

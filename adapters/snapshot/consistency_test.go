@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 func TestSnapshotIsCompleteAndSelfContained(t *testing.T) {
@@ -96,8 +99,19 @@ func TestSnapshotIsConsistentWhileAnotherWriterRuns(t *testing.T) {
 			require.NoError(t, err)
 			t.Cleanup(func() { live.Close() })
 			var counts []int64
-			for range 6 {
+			// In rollback-journal mode a writer that never pauses can keep
+			// the copy from its read lock past the busy timeout; on a busy
+			// machine it does. That copy fails closed, saying so, and the
+			// next one is tried: what is checked is that every snapshot
+			// written is consistent, not how soon one gets its turn.
+			busy := 0
+			for len(counts) < 6 {
 				p, err := s.Snapshot(context.Background(), "test")
+				if err != nil && tt.journal == "delete" && strings.Contains(err.Error(), "database is locked") && busy < 10 {
+					require.ErrorIs(t, err, domain.ErrSnapshot)
+					busy++
+					continue
+				}
 				require.NoError(t, err)
 				facts := inspect(t, p)
 				assert.Equal(t, "ok", facts.integrity, p)
@@ -111,7 +125,10 @@ func TestSnapshotIsConsistentWhileAnotherWriterRuns(t *testing.T) {
 				require.Eventually(t, func() bool {
 					var n int64
 					return live.QueryRow(`SELECT count(*) FROM t`).Scan(&n) == nil && n > facts.rows
-				}, 20*time.Second, 5*time.Millisecond, "the writer stopped writing")
+				}, slack.Of(20*time.Second), 5*time.Millisecond, "the writer stopped writing")
+			}
+			if busy > 0 {
+				t.Logf("%d copies found the database locked by the writer and failed closed", busy)
 			}
 			assert.IsNonDecreasing(t, counts)
 			assert.Greater(t, counts[len(counts)-1], int64(initial), "the writer was writing meanwhile")

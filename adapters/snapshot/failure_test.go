@@ -2,6 +2,7 @@ package snapshot_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,28 +65,46 @@ func TestSnapshotFailsClosed(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			base := t.TempDir()
-			dbPath, opts := tt.setup(t, base)
-			opts.Keep, opts.Clock = 5, fixedClock{at}
-			before := treeOf(t, base)
-			s := snapshot.New(dbPath, opts)
+		for _, rel := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/relative names %v", tt.name, rel), func(t *testing.T) {
+				base := t.TempDir()
+				dbPath, opts := tt.setup(t, base)
+				opts.Keep, opts.Clock, opts.RelativeNames = 5, fixedClock{at}, rel
+				before := treeOf(t, base)
+				s := snapshot.New(dbPath, opts)
 
-			got, err := s.Snapshot(context.Background(), "test")
+				got, err := s.Snapshot(context.Background(), "test")
 
-			require.ErrorIs(t, err, domain.ErrSnapshot)
-			assert.Empty(t, got)
-			// The message is what the agent reads: it must say a snapshot failed
-			// and must not leak the database's absolute path.
-			assert.Contains(t, err.Error(), "snapshot could not be written (")
-			assert.NotContains(t, err.Error(), dbPath)
-			after := treeOf(t, base)
-			if _, had := before[s.Dir()]; !had && after[s.Dir()] == "dir" {
-				delete(after, s.Dir()) // the folder may be created before the copy fails
-			}
-			assert.Equal(t, before, after, "no file was created, changed or left behind")
-		})
+				require.ErrorIs(t, err, domain.ErrSnapshot)
+				assert.Empty(t, got)
+				// The message is what the agent reads: it must say a snapshot failed
+				// and must not leak the database's absolute path.
+				assert.Contains(t, err.Error(), "snapshot could not be written (")
+				assert.NotContains(t, err.Error(), dbPath)
+				if rel {
+					assert.NotContains(t, err.Error(), base, "with relative names, no absolute path at all")
+				}
+				after := treeOf(t, base)
+				if _, had := before[s.Dir()]; !had && after[s.Dir()] == "dir" {
+					delete(after, s.Dir()) // the folder may be created before the copy fails
+				}
+				assert.Equal(t, before, after, "no file was created, changed or left behind")
+			})
+		}
 	}
+}
+
+// With relative names the snapshot is named by its file name in the
+// folder, and that file is the snapshot.
+func TestSnapshotRelativeNames(t *testing.T) {
+	base := t.TempDir()
+	dbPath := filepath.Join(base, "memory.db")
+	newDB(t, dbPath, "wal", "memory.db", 3)
+	s := snapshot.New(dbPath, snapshot.Options{Keep: 5, Clock: fixedClock{at}, RelativeNames: true})
+	got, err := s.Snapshot(context.Background(), "test")
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Base(got), got, "a name, not a path")
+	assert.Equal(t, int64(3), inspect(t, filepath.Join(s.Dir(), got)).rows)
 }
 
 func TestSnapshotCancelledBeforeStartWritesNothing(t *testing.T) {

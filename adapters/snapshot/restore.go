@@ -37,7 +37,7 @@ func (s *Snapshotter) List() ([]Info, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, s.fail("cannot read the snapshot folder " + s.dir + ": " + osReason(err))
+		return nil, s.fail("cannot read the snapshot folder " + s.shownDir() + ": " + osReason(err))
 	}
 	var out []Info
 	for _, e := range entries {
@@ -66,7 +66,7 @@ func (s *Snapshotter) Resolve(name string) (string, error) {
 	path := filepath.Join(s.dir, name)
 	info, err := os.Lstat(path)
 	if err != nil || !info.Mode().IsRegular() {
-		return "", domain.Errorf(domain.ErrNotFound, "no snapshot %s in %s: list them first", domain.Quote(name), s.dir)
+		return "", domain.Errorf(domain.ErrNotFound, "no snapshot %s in %s: list them first", domain.Quote(name), s.shownDir())
 	}
 	return path, nil
 }
@@ -176,7 +176,7 @@ func (s *Snapshotter) privateCopy(src, name string) (string, error) {
 	defer in.Close()
 	out, err := os.CreateTemp(s.dir, "."+name+".*"+partialSuffix)
 	if err != nil {
-		return "", domain.Errorf(domain.ErrSnapshot, "nothing was restored: cannot create a file in the snapshot folder %s: %s", s.dir, osReason(err))
+		return "", domain.Errorf(domain.ErrSnapshot, "nothing was restored: cannot create a file in the snapshot folder %s: %s", s.shownDir(), osReason(err))
 	}
 	_, err = io.Copy(out, in)
 	if cerr := out.Close(); err == nil {

@@ -45,6 +45,12 @@ type Options struct {
 	// Logger receives one line per snapshot and rotation warnings; nil
 	// discards them.
 	Logger *slog.Logger
+	// RelativeNames makes [Snapshotter.Snapshot] return the new file's
+	// name relative to the snapshot folder instead of its absolute path,
+	// and its errors name the folder by its own name: for answers that
+	// leave the machine (the HTTP transport), where no absolute path may
+	// appear. The log keeps absolute paths (it is the operator's).
+	RelativeNames bool
 }
 
 // Snapshotter writes snapshots of one database file into one folder and
@@ -57,6 +63,7 @@ type Snapshotter struct {
 	keep   int
 	clock  ports.Clock
 	log    *slog.Logger
+	rel    bool // Options.RelativeNames
 }
 
 // New returns a snapshotter for the database at dbPath. It touches nothing on
@@ -68,7 +75,7 @@ func New(dbPath string, opts Options) *Snapshotter {
 	if opts.Dir != "" {
 		dir = absPath(opts.Dir)
 	}
-	s := &Snapshotter{dbPath: db, stem: stem, dir: dir, keep: opts.Keep, clock: opts.Clock, log: opts.Logger}
+	s := &Snapshotter{dbPath: db, stem: stem, dir: dir, keep: opts.Keep, clock: opts.Clock, log: opts.Logger, rel: opts.RelativeNames}
 	if s.clock == nil {
 		s.clock = systemClock{}
 	}
@@ -81,9 +88,19 @@ func New(dbPath string, opts Options) *Snapshotter {
 // Dir returns the absolute snapshot folder.
 func (s *Snapshotter) Dir() string { return s.dir }
 
+// shownDir is the snapshot folder as answers name it: its absolute path,
+// or with [Options.RelativeNames] its own name.
+func (s *Snapshotter) shownDir() string {
+	if s.rel {
+		return filepath.Base(s.dir)
+	}
+	return s.dir
+}
+
 // Snapshot copies the database into a new snapshot, rotates away this
 // database's oldest snapshots beyond the retention, and returns the new
-// snapshot's absolute path. With retention 0 it returns "" and touches
+// snapshot's absolute path (with [Options.RelativeNames], its name in the
+// snapshot folder). With retention 0 it returns "" and touches
 // nothing. The reason only goes to the log.
 //
 // Errors: [domain.ErrSnapshot] when the snapshot could not be written; the
@@ -100,9 +117,9 @@ func (s *Snapshotter) Snapshot(ctx context.Context, reason string) (string, erro
 	at := s.clock.Now()
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		if info, serr := os.Stat(s.dir); serr == nil && !info.IsDir() {
-			return "", s.fail("the snapshot folder " + s.dir + " is a file, not a folder; it was left as it is")
+			return "", s.fail("the snapshot folder " + s.shownDir() + " is a file, not a folder; it was left as it is")
 		}
-		return "", s.fail("cannot create the snapshot folder " + s.dir + ": " + osReason(err))
+		return "", s.fail("cannot create the snapshot folder " + s.shownDir() + ": " + osReason(err))
 	}
 	tmp, err := s.copyToTemp(ctx, domain.SnapshotName(s.stem, at, 0))
 	if err != nil {
@@ -114,6 +131,9 @@ func (s *Snapshotter) Snapshot(ctx context.Context, reason string) (string, erro
 	}
 	s.rotate()
 	s.log.Info("snapshot written", "path", path, "reason", reason, "took", time.Since(start).Round(time.Millisecond))
+	if s.rel {
+		return filepath.Base(path), nil
+	}
 	return path, nil
 }
 
@@ -125,7 +145,7 @@ func (s *Snapshotter) publish(tmp string, at time.Time) (string, error) {
 	})
 	removePartial(tmp) // after a hard link, the temporary name goes
 	if err != nil {
-		return "", s.fail("cannot name the snapshot in " + s.dir + ": " + osReason(err))
+		return "", s.fail("cannot name the snapshot in " + s.shownDir() + ": " + osReason(err))
 	}
 	marker := filepath.Join(s.dir, markerName(filepath.Base(path)))
 	if err := s.markOwned(filepath.Base(path)); err != nil {
@@ -135,7 +155,7 @@ func (s *Snapshotter) publish(tmp string, at time.Time) (string, error) {
 	if err := syncDir(s.dir); err != nil {
 		_ = os.Remove(path)
 		_ = os.Remove(marker)
-		return "", s.fail("cannot sync the snapshot folder " + s.dir + ": " + osReason(err))
+		return "", s.fail("cannot sync the snapshot folder " + s.shownDir() + ": " + osReason(err))
 	}
 	return path, nil
 }

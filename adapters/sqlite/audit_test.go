@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // auditStore opens a store on a new file and returns it with its path.
@@ -138,7 +139,7 @@ func TestWritesOfOneStoreQueue(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, err := probe.Exec("PRAGMA busy_timeout = 0; INSERT INTO t VALUES (-1); DELETE FROM t WHERE n = -1")
 		return err != nil
-	}, 5*time.Second, 5*time.Millisecond)
+	}, slack.Of(5*time.Second), 5*time.Millisecond)
 
 	short, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel2()

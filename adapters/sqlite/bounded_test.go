@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // The bounded replacements of instr, replace, trim/ltrim/rtrim, LIKE and
@@ -203,7 +204,7 @@ func TestBoundedFunctionsStopAtTheDeadline(t *testing.T) {
 			took := time.Since(start)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, domain.ErrTimeout)
-			assert.Less(t, took, 2*time.Second, "one call must stop soon after the deadline")
+			assert.Less(t, took, slack.Of(2*time.Second), "one call must stop soon after the deadline")
 		})
 	}
 }
@@ -241,7 +242,7 @@ func TestJSONPathListsAreBounded(t *testing.T) {
 		_, _, err := readAll(t, s, "SELECT length("+f+"("+doc+strings.Repeat(", '$.zz'", 99)+"))")
 		assert.ErrorIs(t, err, domain.ErrSQLite, f)
 		assert.ErrorContains(t, err, f+" of 99 paths in a ")
-		assert.Less(t, time.Since(start), 3*time.Second, "refused before the paths are looked up")
+		assert.Less(t, time.Since(start), slack.Of(3*time.Second), "refused before the paths are looked up")
 	}
 	_, _, err := readAll(t, s, "SELECT length(json_set("+doc+strings.Repeat(", '$.zz', 1", 50)+"))")
 	assert.ErrorContains(t, err, "json_set of 50 paths in a ")
@@ -267,7 +268,7 @@ func TestJSONPatchIsBounded(t *testing.T) {
 		require.Error(t, err, f)
 		assert.ErrorIs(t, err, domain.ErrSQLite)
 		assert.Contains(t, err.Error(), f+" of a ")
-		assert.Less(t, time.Since(start), 5*time.Second, "refused before any quadratic work")
+		assert.Less(t, time.Since(start), slack.Of(5*time.Second), "refused before any quadratic work")
 	}
 	// The largest call the bound lets through: two objects whose sizes
 	// multiply to just under it.
@@ -343,6 +344,6 @@ func TestFTS5AuxiliariesAreBounded(t *testing.T) {
 		_, _, err = readAll(t, s, c.q)
 		assert.ErrorIs(t, err, domain.ErrSQLite)
 		assert.ErrorContains(t, err, c.want)
-		assert.Less(t, time.Since(start), 2*time.Second)
+		assert.Less(t, time.Since(start), slack.Of(2*time.Second))
 	}
 }

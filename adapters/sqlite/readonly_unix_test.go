@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // A named pipe where the database should be is refused at once: opening it
@@ -32,7 +33,7 @@ func TestReadOnlyRefusesANamedPipe(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "shop.db is not a regular file (a named pipe)")
 		assert.NotContains(t, err.Error(), dir)
-	case <-time.After(10 * time.Second):
+	case <-time.After(slack.Of(10 * time.Second)):
 		t.Fatal("opening a named pipe blocked")
 	}
 }

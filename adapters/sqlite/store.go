@@ -186,6 +186,12 @@ func (s *Store) dsn(queryOnly, internal bool) string {
 		q.Set("mode", "ro")
 		if s.immutable {
 			q.Set("immutable", "1")
+		} else {
+			// SQLite opens -shm read-only: it shares a live writer's
+			// index, and after a writer crashed it rebuilds the index in
+			// memory instead of in the file (its support for read-only
+			// media), so no file changes.
+			q.Set("readonly_shm", "1")
 		}
 	}
 	u := url.URL{Scheme: "file", Path: s.path, RawQuery: q.Encode()}

@@ -16,6 +16,9 @@ func ignoredSettings(cfg Config, names *flagNames, getenv func(string) string) [
 	if cfg.AuditDB != "" && !cfg.ReadOnly {
 		out = append(out, "warning: "+names.of("audit-db")+" is ignored without --read-only: the audit log goes to the database's own query_log table")
 	}
+	if cfg.HTTP.tokenWarning != "" {
+		out = append(out, cfg.HTTP.tokenWarning)
+	}
 	if cfg.HTTP.Addr == "" {
 		for _, f := range []string{"auth-token-file", "allowed-hosts", "max-sessions", "session-idle-timeout"} {
 			if names.given(f) {

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -53,6 +56,9 @@ type HTTPConfig struct {
 	MaxSessions int
 	// SessionIdle closes a session idle this long.
 	SessionIdle time.Duration
+	// tokenWarning, when not "", is the start-up warning about a token
+	// file other users can read.
+	tokenWarning string
 }
 
 // httpSettings are the HTTP flags as given.
@@ -109,11 +115,15 @@ func parseHTTP(s *httpSettings, getenv func(string) string, names *flagNames) (H
 	}
 	switch {
 	case s.tokenFile != "":
-		b, err := os.ReadFile(s.tokenFile)
+		b, perm, err := readTokenFile(s.tokenFile)
 		if err != nil {
 			return c, usagef("%s: cannot read the token file: %v", names.of("auth-token-file"), errors.Unwrap(err))
 		}
 		c.Token, c.TokenSource = strings.TrimSpace(string(b)), names.of("auth-token-file")
+		if perm&0o044 != 0 && runtime.GOOS != "windows" {
+			c.tokenWarning = fmt.Sprintf("warning: %s %s is readable by other users of this machine (mode %04o), and whoever reads the token "+
+				"can call every tool; run chmod 600 %s", names.of("auth-token-file"), s.tokenFile, perm, s.tokenFile)
+		}
 	case getenv(envAuthToken) != "":
 		c.Token, c.TokenSource = strings.TrimSpace(getenv(envAuthToken)), envAuthToken
 	}
@@ -130,6 +140,22 @@ func parseHTTP(s *httpSettings, getenv func(string) string, names *flagNames) (H
 		return c, usagef("%s %s is reachable from other machines, so it needs a bearer token: set --auth-token-file PATH or %s (or listen on 127.0.0.1)", names.of("http"), c.Addr, envAuthToken)
 	}
 	return c, nil
+}
+
+// readTokenFile reads the token file and the permission bits of the file
+// it read (its Stat, not the path's again).
+func readTokenFile(path string) ([]byte, fs.FileMode, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
+	return b, fi.Mode().Perm(), err
 }
 
 // serveHTTP serves MCP over Streamable HTTP until ctx ends, then shuts

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,4 +64,39 @@ func TestUsageTextDocumentsHTTPVariables(t *testing.T) {
 	}
 	assert.Contains(t, text, "(default 16)")
 	assert.Contains(t, text, "(default 1800)")
+}
+
+// A token file other users can read gets a warning at start naming the
+// file and the fix; a private one gets none, and stdio ignores the file.
+func TestTokenFileReadableByOthersIsWarned(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("permission bits do not say who can read a file on Windows")
+	}
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	require.NoError(t, os.WriteFile(token, []byte("0123456789abcdef0123\n"), 0o600))
+	warned := func(mode os.FileMode, args ...string) []string {
+		require.NoError(t, os.Chmod(token, mode))
+		_, notes, err := parseConfigNotes(append([]string{"--db", "/d.db", "--auth-token-file", token}, args...), envOf(nil))
+		require.NoError(t, err)
+		var out []string
+		for _, w := range notes.warnings {
+			if strings.Contains(w, "readable by other users") {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	for _, mode := range []os.FileMode{0o644, 0o640, 0o604, 0o666} {
+		got := warned(mode, "--http", "127.0.0.1:0")
+		require.Len(t, got, 1, "mode %04o", mode)
+		assert.Contains(t, got[0], "--auth-token-file "+token, "names the file")
+		assert.Contains(t, got[0], "chmod 600 "+token, "and the fix")
+		assert.NotContains(t, got[0], "0123456789abcdef0123", "never the token")
+	}
+	for _, mode := range []os.FileMode{0o600, 0o400, 0o700} {
+		assert.Empty(t, warned(mode, "--http", "127.0.0.1:0"), "mode %04o", mode)
+	}
+	assert.Empty(t, warned(0o644), "stdio does not use the token file")
 }

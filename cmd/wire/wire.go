@@ -58,6 +58,11 @@ type Options struct {
 	SnapshotDirSetting string
 	// Structured is --structured.
 	Structured bool
+	// HidePaths: answers leave the machine (HTTP), so none names an
+	// absolute path: snapshots are named relative to their folder and the
+	// log records clients receive cut paths to base names. Over stdio a
+	// snapshot keeps its absolute path, for the person on this machine.
+	HidePaths bool
 	// Version is the server's version in the MCP handshake.
 	Version string
 	// Session names this process in events and audit rows.
@@ -148,7 +153,7 @@ func New(o Options) *Wiring {
 // tables offers none). Its tool list depends on nothing else.
 func (w *Wiring) NewServer(tools ports.Tools, memory bool) *mcpserver.Server {
 	o := w.o
-	return mcpserver.New(tools, mcpserver.Options{Version: o.Version, Limits: o.Limits, ReadOnly: o.ReadOnly, Memory: memory,
+	return mcpserver.New(tools, mcpserver.Options{Version: o.Version, Limits: o.Limits, ReadOnly: o.ReadOnly, Memory: memory, HidePaths: o.HidePaths,
 		Logger: o.SDKLogger, Log: w.transportLog, ClientLog: w.clientLog, Structured: o.Structured})
 }
 
@@ -184,7 +189,7 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 			}
 		}
 	} else {
-		snaps := NewSnapshotter(o.DBPath, o.SnapshotDir, o.Limits.Snapshots, o.Clock, log)
+		snaps := snapshot.New(o.DBPath, snapshot.Options{Dir: o.SnapshotDir, Keep: o.Limits.Snapshots, Clock: o.Clock, Logger: log, RelativeNames: o.HidePaths})
 		if info, err := os.Stat(snaps.Dir()); o.Limits.Snapshots > 0 && err == nil && !info.IsDir() {
 			// Not fatal: every other tool works; destructive_query and
 			// snapshot fail closed, naming the setting, until it is fixed.

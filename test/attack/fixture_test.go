@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // seedWrites build the user tables through write_query. Every object a case
@@ -90,12 +91,17 @@ var (
 	templatePath string
 )
 
+// corpusTimeout is the corpus's deadline: a second on an idle machine,
+// longer on a busy one (read when the tests start), so that the legitimate
+// cases never meet it.
+var corpusTimeout = slack.Of(time.Second)
+
 // corpusLimits are the server's defaults with a short deadline, so the
 // runaway cases end quickly, and a small UPDATE guard cap, so the tables
 // that exceed it stay small.
 func corpusLimits() domain.Limits {
 	l := domain.DefaultLimits()
-	l.QueryTimeout = time.Second
+	l.QueryTimeout = corpusTimeout
 	l.MaxUpdateRows = 50
 	return l
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // SearchCase is one scenario of the [ports.TextSearcher] contract: a query
@@ -166,7 +167,7 @@ func testTimeouts(t *testing.T, newSearcher func(t *testing.T) ports.TextSearche
 			err := newSearcher(t).Search(ctx, domain.SearchQuery{Pattern: "line 1"}, tc.lines,
 				func(domain.LineMatch) error { return nil })
 			require.ErrorIs(t, err, domain.ErrTimeout)
-			assert.Less(t, time.Since(started), 5*time.Second, "the search stops soon after the deadline")
+			assert.Less(t, time.Since(started), slack.Of(5*time.Second), "the search stops soon after the deadline")
 		})
 	}
 	for _, tc := range []struct {

@@ -19,6 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // BinaryName is the executable's file name.
@@ -154,7 +156,7 @@ func Connect(ctx context.Context, cmd *exec.Cmd) (*Process, error) {
 // stderr if the test failed.
 func Start(t testing.TB, cmd *exec.Cmd) *Process {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(10*time.Second))
 	defer cancel()
 	p, err := Connect(ctx, cmd)
 	require.NoError(t, err)

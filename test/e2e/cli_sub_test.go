@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // cliSubCommands are the CLI subcommands of the binary.
@@ -334,7 +335,7 @@ func TestCLISubTerminalHint(t *testing.T) {
 		t.Skip("script(1) not installed")
 	}
 	db := filepath.Join(t.TempDir(), "memory.db")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(20*time.Second))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, script, "-qefc", bin+" --db "+db, "/dev/null")
 	cmd.Env = e2e.Env()
@@ -343,7 +344,7 @@ func TestCLISubTerminalHint(t *testing.T) {
 	var out e2e.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Ctrl+C") }, 15*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Ctrl+C") }, slack.Of(15*time.Second), 20*time.Millisecond,
 		"no hint; output: %q", out.String())
 	_, _ = stdin.Write([]byte{4}) // Ctrl+D: end of input on the terminal
 	_ = stdin.Close()
@@ -351,7 +352,7 @@ func TestCLISubTerminalHint(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(slack.Of(10 * time.Second)):
 		_ = cmd.Process.Kill()
 		<-done
 	}
@@ -422,11 +423,11 @@ func TestCLISubRestoreOverUnderLoad(t *testing.T) {
 	// than the one before it. A reader that stopped on an error ends the
 	// wait, and the error is reported below.
 	going := func() bool { return readN.Load() >= 13 || readerEnded.Load() }
-	require.Eventually(t, going, 20*time.Second, 5*time.Millisecond, "the writer and the reader never got going")
+	require.Eventually(t, going, slack.Of(20*time.Second), 5*time.Millisecond, "the writer and the reader never got going")
 	out := runBinary(t, nil, "snapshots", "restore", snap.Snapshots[0].Name, "--db", db, "--over")
 	require.Equal(t, 0, out.code, out.stderr)
 	seen := func() bool { return sawBack.Load() || readerEnded.Load() }
-	assert.Eventually(t, seen, 20*time.Second, 5*time.Millisecond, "the reader never saw the restore")
+	assert.Eventually(t, seen, slack.Of(20*time.Second), 5*time.Millisecond, "the reader never saw the restore")
 	cancel()
 	for range 2 {
 		assert.Empty(t, <-errs)

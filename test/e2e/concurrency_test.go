@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // eventAck is append_event's success line; the group is the event id.
@@ -40,7 +42,7 @@ func startTogether(t *testing.T, n int, db string, args ...string) []*mcp.Client
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), slack.Of(20*time.Second))
 			defer cancel()
 			procs[i], errs[i] = e2e.Connect(ctx, e2e.Command(bin, append([]string{"--db", db}, args...)...))
 		})
@@ -236,8 +238,11 @@ func TestLongReadBlocksNoOne(t *testing.T) {
 	mustCall(t, setup, "write_query", map[string]any{
 		"query": "INSERT INTO items WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200) SELECT x FROM c"})
 
-	// The long reader scans a 200^4 cross join until its 2 s timeout stops it.
-	longProc := start(t, db, "--query-timeout", "2")
+	// The long reader scans a 200^4 cross join until its timeout stops it:
+	// 2 s on an idle machine, longer on a busy one, so that it still runs
+	// when the other calls are done.
+	longTimeout := time.Duration(math.Ceil(slack.Of(2*time.Second).Seconds())) * time.Second
+	longProc := start(t, db, "--query-timeout", strconv.Itoa(int(longTimeout.Seconds())))
 	long, longPID := longProc.Session, longProc.Cmd.Process.Pid
 	readers := startMany(t, 2, db)
 	longDone := make(chan bool, 1) // receives whether the long read ended in a tool error
@@ -261,24 +266,23 @@ func TestLongReadBlocksNoOne(t *testing.T) {
 		{"append from a third process", readers[1], "append_event", map[string]any{"content": "written during a long read"}, ""},
 		{"read after the write", readers[1], "read_query", map[string]any{"query": "SELECT count(*) FROM items"}, "count(*)\n201\n# 1 rows"},
 	}
+	// Whether a call waited for the long read is seen, not timed: every
+	// call must be answered while the long read still runs.
 	for _, tc := range cases {
-		began := time.Now()
 		out := mustCall(t, tc.cs, tc.tool, tc.args)
-		took := time.Since(began)
 		if tc.want != "" {
 			assert.Equal(t, tc.want, out, tc.name)
 		}
-		assert.Less(t, took, time.Second, "%s waited for the long read", tc.name)
 	}
 	select {
 	case <-longDone:
-		assert.Fail(t, "the long read ended before the other calls finished, so they did not overlap it")
+		assert.Fail(t, "the long read ended before the other calls finished, so they waited for it or did not overlap it")
 	default:
 	}
 	select {
 	case isErr := <-longDone:
 		assert.True(t, isErr, "the long read is stopped by its timeout")
-	case <-time.After(10 * time.Second):
-		assert.Fail(t, "the long read outlived its 2 s query timeout")
+	case <-time.After(slack.Of(longTimeout + 8*time.Second)):
+		assert.Fail(t, "the long read outlived its query timeout", "%v", longTimeout)
 	}
 }

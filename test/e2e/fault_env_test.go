@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // TestFaultSnapshotFolderIsAFile points the snapshot folder at a regular
@@ -42,7 +44,7 @@ func TestFaultSnapshotFolderIsAFile(t *testing.T) {
 			// land a moment after the handshake.
 			assert.Eventually(t, func() bool {
 				return strings.Contains(p.Stderr.String(), "the snapshot folder is a file, not a folder")
-			}, 5*time.Second, 10*time.Millisecond, "startup warning; stderr: %s", p.Stderr)
+			}, slack.Of(5*time.Second), 10*time.Millisecond, "startup warning; stderr: %s", p.Stderr)
 			assert.Contains(t, p.Stderr.String(), "--snapshot-dir (MCP_SQLITE_SNAPSHOT_DIR)")
 
 			mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)"})

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // httpServer is the binary serving MCP over HTTP on a free loopback port.
@@ -45,7 +46,7 @@ func httpStart(t *testing.T, db string, env []string, args ...string) *httpServe
 		_ = cmd.Process.Kill()
 		<-s.exited
 	})
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(slack.Of(15 * time.Second))
 	for time.Now().Before(deadline) {
 		if m := httpAddrRE.FindStringSubmatch(s.stderr.String()); m != nil {
 			s.addr = m[1]
@@ -72,7 +73,7 @@ func (s *httpServer) stop(t *testing.T) error {
 	case err := <-s.exited:
 		s.exited <- err // for Cleanup
 		return err
-	case <-time.After(30 * time.Second):
+	case <-time.After(slack.Of(30 * time.Second)):
 		t.Fatalf("server did not exit after SIGTERM:\n%s", s.stderr.String())
 		return nil
 	}

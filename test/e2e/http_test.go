@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // A missing or wrong token is refused with 401 before anything runs: a
@@ -152,7 +153,7 @@ func TestHTTPBodyLimitAndFrameRules(t *testing.T) {
 	cs := httpConnect(t, s, "")
 	mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE t(x)"})
 	big := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"write_query","arguments":{"query":"INSERT INTO t VALUES ('` + strings.Repeat("a", 8000) + `')"}}}`
-	status, text := httpPost(t, s, big, "Mcp-Session-Id", "whatever")
+	status, text := httpPost(t, s, big)
 	assert.Equal(t, http.StatusRequestEntityTooLarge, status)
 	assert.Contains(t, text, "--max-request-bytes")
 	out, isErr, err := call(cs, "write_query", map[string]any{"query": "INSERT INTO t VALUES ('" + strings.Repeat("a", 8000) + "')"})
@@ -214,13 +215,13 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 		out, isErr, err := call(cs, "read_query", map[string]any{"query": httpSlowQuery})
 		done <- answer{out, isErr, err}
 	}()
-	require.Eventually(t, func() bool { return httpCPU(s) > base+200*time.Millisecond }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return httpCPU(s) > base+200*time.Millisecond }, slack.Of(10*time.Second), 5*time.Millisecond)
 	start := time.Now()
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
 	require.Eventually(t, func() bool {
 		_, err := net.DialTimeout("tcp", s.addr, time.Second)
 		return err != nil
-	}, 5*time.Second, 10*time.Millisecond, "no new connections once shutting down")
+	}, slack.Of(5*time.Second), 10*time.Millisecond, "no new connections once shutting down")
 	select {
 	case a := <-done:
 		t.Fatalf("the call ended before the listener closed: %+v", a)
@@ -258,7 +259,7 @@ func TestHTTPSessionLimit(t *testing.T) {
 		out, _, _ := call(cs, "read_query", map[string]any{"query": httpSlowQuery})
 		done <- out
 	}()
-	require.Eventually(t, func() bool { return httpCPU(s) > base+200*time.Millisecond }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return httpCPU(s) > base+200*time.Millisecond }, slack.Of(10*time.Second), 5*time.Millisecond)
 	status, text := httpPost(t, s, httpInitialize)
 	assert.Equal(t, http.StatusServiceUnavailable, status, "the only session is busy")
 	assert.Contains(t, text, "--max-sessions")
@@ -268,7 +269,7 @@ func TestHTTPSessionLimit(t *testing.T) {
 	require.Eventually(t, func() bool {
 		status, _ := httpPost(t, s, httpInitialize)
 		return status == http.StatusOK
-	}, 5*time.Second, 20*time.Millisecond, "once idle, the session makes room")
+	}, slack.Of(5*time.Second), 20*time.Millisecond, "once idle, the session makes room")
 	_, _, err := call(cs, "list_tables", nil)
 	assert.Error(t, err, "the evicted session is gone")
 	assert.Contains(t, s.stderr.String(), "closed the session idle longest")

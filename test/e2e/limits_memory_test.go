@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // One memory budget for the whole process (docs/decisions.md#sqlite-memory), whatever the row
@@ -112,7 +113,7 @@ func TestMemoryRowShapes(t *testing.T) {
 			require.NoError(t, err, "%s: protocol error; the server may have died", c.name)
 		})
 		t.Logf("%-36s %6v  peak %6d kB  %s", c.name, took.Round(time.Millisecond), peak, abbreviate(out))
-		assert.Less(t, took, bombTimeout+answerMargin, "%s: answered too late", c.name)
+		assert.Less(t, took, slack.Of(bombTimeout+answerMargin), "%s: answered too late", c.name)
 		if runtime.GOOS == "linux" {
 			assert.Less(t, peak, memBudgetKB, "%s: peak RSS", c.name)
 		}
@@ -193,7 +194,7 @@ func TestMemoryConcurrentCalls(t *testing.T) {
 			wg.Wait()
 		})
 		t.Logf("%-34s slowest %v (allowed for transfer %v)  peak %6d kB  %v", c.name, slowest.Round(time.Millisecond), transfer.Round(time.Millisecond), peak, outcomes)
-		assert.Less(t, slowest, bombTimeout+answerMargin+transfer, "%s: every call answers within its deadline, counted from arrival", c.name)
+		assert.Less(t, slowest, slack.Of(bombTimeout+answerMargin+transfer), "%s: every call answers within its deadline, counted from arrival", c.name)
 		if runtime.GOOS == "linux" {
 			assert.Less(t, peak, memBudgetKB, "%s: peak RSS", c.name)
 		}
@@ -250,7 +251,7 @@ func TestMemorySlotWait(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("slowest %v, %v", slowest.Round(time.Millisecond), outcomes)
-	assert.Less(t, slowest, bombTimeout+answerMargin)
+	assert.Less(t, slowest, slack.Of(bombTimeout+answerMargin))
 	assert.Positive(t, outcomes["no slot"])
 	assert.Equal(t, 16, outcomes["no slot"]+outcomes["timed out"], "%v", outcomes)
 	s.memNextCallWorks(t, "16 calls behind one slot")
@@ -290,7 +291,7 @@ func TestMemorySearchEveryCharacterMatches(t *testing.T) {
 					took = time.Since(began)
 				})
 				t.Logf("%s /%s/: %v, peak %d kB: %s", engine.name, pattern, took.Round(time.Millisecond), peak, abbreviate(strings.ReplaceAll(out, "\n", " | ")))
-				assert.Less(t, took, bombTimeout+answerMargin, "/%s/ answered in time", pattern)
+				assert.Less(t, took, slack.Of(bombTimeout+answerMargin), "/%s/ answered in time", pattern)
 				if runtime.GOOS == "linux" {
 					assert.Less(t, peak, memBudgetKB, "/%s/: peak RSS", pattern)
 				}
@@ -327,7 +328,7 @@ func TestMemoryHungRgAndItsChildrenEnd(t *testing.T) {
 	mustCall(t, s.cs, "write_query", map[string]any{"query": "INSERT INTO t VALUES ('hello')"})
 	began := time.Now()
 	out := mustFail(t, s.cs, "search_text", map[string]any{"table": "t", "pattern": "hello"})
-	assert.Less(t, time.Since(began), bombTimeout+answerMargin)
+	assert.Less(t, time.Since(began), slack.Of(bombTimeout+answerMargin))
 	assert.Contains(t, out, "exceeded 2s")
 	var alive []string
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -411,7 +412,7 @@ func TestMemoryConcurrentSearches(t *testing.T) {
 				wg.Wait()
 			})
 			t.Logf("%s: slowest %v  peak %d kB  %v", engine.name, slowest.Round(time.Millisecond), peak, outcomes)
-			assert.Less(t, slowest, bombTimeout+answerMargin)
+			assert.Less(t, slowest, slack.Of(bombTimeout+answerMargin))
 			if runtime.GOOS == "linux" {
 				assert.Less(t, peak, memBudgetKB, "peak RSS")
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // docs/decisions.md#bounded-built-ins: one call of a built-in whose cost is super-linear in its
@@ -203,7 +204,7 @@ func timeRunBomb(t *testing.T, b timeBomb, p *e2e.Process, db *sql.DB) {
 		if !assert.NoError(t, err, "%s: protocol error; the server may have died", what) {
 			return
 		}
-		assert.Less(t, took, bombTimeout+time.Second+timeNoise, "%s: answered too late", what)
+		assert.Less(t, took, slack.Of(bombTimeout+time.Second+timeNoise), "%s: answered too late", what)
 		assert.True(t, isErr, "%s: must fail, got: %s", what, abbreviate(out))
 		want := timedOut
 		if b.refused != "" {
@@ -212,7 +213,7 @@ func timeRunBomb(t *testing.T, b timeBomb, p *e2e.Process, db *sql.DB) {
 		assert.Contains(t, out, want, "%s", what)
 		watch.Wait()
 		if m.tool != "read_query" && assert.NoError(t, lockErr, "%s: taking the write lock", what) {
-			assert.Less(t, lockFree, bombTimeout+time.Second+timeNoise, "%s: the write lock was held too long", what)
+			assert.Less(t, lockFree, slack.Of(bombTimeout+time.Second+timeNoise), "%s: the write lock was held too long", what)
 		}
 		time.Sleep(timeIdleWindow - time.Since(answered))
 		cpu := timeCPUOf(t, pid) - cpu0
@@ -265,7 +266,7 @@ func TestTimeFTS5AuxiliariesAreBounded(t *testing.T) {
 		answered := time.Now()
 		cpu0 := timeCPUOf(t, pid)
 		require.NoError(t, err, "%s: protocol error; the server may have died", c.name)
-		assert.Less(t, answered.Sub(began), bombTimeout+time.Second+timeNoise, "%s: answered too late", c.name)
+		assert.Less(t, answered.Sub(began), slack.Of(bombTimeout+time.Second+timeNoise), "%s: answered too late", c.name)
 		assert.True(t, isErr, "%s: must be refused, got: %s", c.name, abbreviate(out))
 		assert.Contains(t, out, c.want, "%s", c.name)
 		time.Sleep(timeIdleWindow - time.Since(answered))

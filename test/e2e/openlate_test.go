@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // TestOpenLateFailureAfterInitialize: the server answers the handshake
@@ -88,7 +89,7 @@ func openLateRun(t *testing.T, path string, want ...string) []string {
 	go func() { <-scanned; exited <- cmd.Wait() }()
 	select {
 	case <-exited:
-	case <-time.After(10 * time.Second):
+	case <-time.After(slack.Of(10 * time.Second)):
 		require.FailNow(t, "the server did not exit after a failed open while its client stayed connected", "stderr:\n%s", stderr)
 	}
 	assert.Equal(t, 1, cmd.ProcessState.ExitCode(), stderr.String())

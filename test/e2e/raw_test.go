@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // rawServer is the binary driven by hand: JSON-RPC lines written to its
@@ -144,7 +145,7 @@ func (s *rawServer) callTool(t *testing.T, name string, args map[string]any) (st
 func (s *rawServer) wait(t *testing.T, d time.Duration) int {
 	t.Helper()
 	// Drain stdout so the reader goroutine can reach Wait.
-	timeout := time.After(d)
+	timeout := time.After(slack.Of(d)) // d on an idle machine
 	for {
 		select {
 		case _, ok := <-s.lines:

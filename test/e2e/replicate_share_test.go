@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // replHolders returns the processes whose log says they replicate.
@@ -57,7 +58,7 @@ func TestReplicateOneReplicatorHandsOver(t *testing.T) {
 	early := replAppend(t, rest[0].Session, "written by a server that does not replicate")
 
 	replKill(t, first)
-	require.Eventually(t, func() bool { return len(replHolders(rest)) == 1 }, 10*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return len(replHolders(rest)) == 1 }, slack.Of(10*time.Second), 20*time.Millisecond,
 		"one of the others takes over")
 	time.Sleep(replSettle)
 	holders = replHolders(rest)

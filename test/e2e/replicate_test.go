@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // replInterval is the sync interval the replication tests run with: short,
@@ -63,7 +64,7 @@ func replStart(t *testing.T, db, replica string, env ...string) *e2e.Process {
 // replWaitFor polls p's stderr until ok says yes, failing the test after limit.
 func replWaitFor(t *testing.T, p *e2e.Process, limit time.Duration, ok func(stderr string) bool) {
 	t.Helper()
-	require.Eventually(t, func() bool { return ok(p.Stderr.String()) }, limit, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return ok(p.Stderr.String()) }, slack.Of(limit), 20*time.Millisecond,
 		"server stderr:\n%s", p.Stderr)
 }
 
@@ -171,7 +172,7 @@ func TestReplicateFileKillRestore(t *testing.T) {
 	require.Eventually(t, func() bool { // Litestream creates them on its first sync
 		_, isErr, err := call(cs, "read_query", map[string]any{"query": "SELECT count(*) FROM _litestream_seq"})
 		return err == nil && !isErr
-	}, 5*time.Second, 20*time.Millisecond)
+	}, slack.Of(5*time.Second), 20*time.Millisecond)
 	for _, q := range []string{"DROP TABLE _litestream_seq", "CREATE TRIGGER sabotage AFTER UPDATE ON _litestream_seq BEGIN SELECT RAISE(ABORT, 'no'); END"} {
 		assert.Contains(t, mustFail(t, cs, "destructive_query", map[string]any{"query": q, "reason": "attack"}), "belongs to Litestream")
 	}

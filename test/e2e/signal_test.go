@@ -15,6 +15,7 @@ import (
 	lib "modernc.org/sqlite/lib"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // Observable signals the tests wait for instead of fixed sleeps: a pause
@@ -45,13 +46,13 @@ func signalCPUStart(t *testing.T, pid int) time.Duration {
 // signalQueryRunning waits until the server pid has spent signalCPUBusy of
 // CPU time more than since (a [signalCPUStart] reading taken before the
 // call was sent): the call's statement is being stepped, so it holds its
-// read snapshot. It fails the test after limit.
+// read snapshot. It fails the test after limit (scaled by the load, slack.Of).
 func signalQueryRunning(t *testing.T, pid int, since, limit time.Duration) {
 	t.Helper()
 	require.Eventually(t, func() bool {
 		d, err := e2e.TimeCPU(pid)
 		return err == nil && d-since >= signalCPUBusy
-	}, limit, 5*time.Millisecond, "the server never started running the call")
+	}, slack.Of(limit), 5*time.Millisecond, "the server never started running the call")
 }
 
 // signalWriteLockTaken waits until some other connection holds the write

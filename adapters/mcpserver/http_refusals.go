@@ -1,0 +1,85 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"golang.org/x/time/rate"
+)
+
+// Refusal log lines: at most refusalBurst at once, then one per
+// refusalEvery. Anyone who can reach the port can send refused requests
+// (a wrong token, a foreign Host, an oversized body) as fast as the
+// network carries them; logging each would let them fill the operator's
+// disk or drown the lines that matter.
+const (
+	refusalBurst = 10
+	refusalEvery = time.Second
+)
+
+// refusalLog logs refused HTTP requests at a bounded rate. A line logged
+// after some were dropped says how many ("suppressed"), so the count of
+// refusals is never lost, only their detail.
+type refusalLog struct {
+	log *slog.Logger
+	now func() time.Time // the limiter's clock (tests set it)
+
+	mu      sync.Mutex
+	lim     *rate.Limiter
+	dropped int64
+}
+
+func newRefusalLog(log *slog.Logger) *refusalLog {
+	return &refusalLog{log: log, now: time.Now, lim: rate.NewLimiter(rate.Every(refusalEvery), refusalBurst)}
+}
+
+// warn logs msg with attrs, unless the rate is exceeded.
+func (l *refusalLog) warn(msg string, attrs ...any) {
+	l.mu.Lock()
+	if !l.lim.AllowN(l.now(), 1) {
+		l.dropped++
+		l.mu.Unlock()
+		return
+	}
+	dropped := l.dropped
+	l.dropped = 0
+	l.mu.Unlock()
+	if dropped > 0 {
+		attrs = append(attrs, "suppressed", dropped)
+	}
+	l.log.Warn(msg, attrs...)
+}
+
+// refuseUnknownSession answers a request naming a session that is not
+// open with 404, as MCP asks (the client then opens a new session), and a
+// JSON-RPC error whose message says what happened and what to do, whatever
+// the method: a person reading the body learns why.
+func refuseUnknownSession(w http.ResponseWriter) {
+	msg := "404 Not Found: unknown session: the Mcp-Session-Id header names no open session of this server. " +
+		"A session ends when it is idle for --session-idle-timeout, when a new session needs its place at --max-sessions " +
+		"(the one idle longest is closed), when the client deletes it, or when the server restarts; " +
+		"send initialize again (without Mcp-Session-Id) to open a new session"
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(wireReply{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &wireError{Code: jsonrpc.CodeInvalidRequest, Message: msg}})
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write(b.Bytes())
+}
+
+// sessionOpen reports whether an MCP session with this id is open.
+func (h *HTTPHandler) sessionOpen(id string) bool {
+	for ss := range h.s.Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
+}
