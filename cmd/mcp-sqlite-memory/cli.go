@@ -26,6 +26,8 @@ type cliOptions struct {
 	Over         bool   // snapshots restore: --over
 	From         string // restore: --from
 	At           string // restore: --at
+	// OverwriteLater and Yes are undo's --overwrite-later and --yes.
+	OverwriteLater, Yes bool
 }
 
 // command is one CLI subcommand of the binary.
@@ -46,7 +48,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand}
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, undoCommand, callCommand, restoreCommand}
 }
 
 // commandOf splits off a leading subcommand name; nil means serve.
