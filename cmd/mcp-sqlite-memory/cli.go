@@ -48,7 +48,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, undoCommand, callCommand, restoreCommand}
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand, undoCommand}
 }
 
 // commandOf splits off a leading subcommand name; nil means serve.
