@@ -1,15 +1,22 @@
 package e2e_test
 
 import (
+	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
 // The undo tests run a server on the file, make the objects, let the
@@ -230,4 +237,126 @@ func TestUndoRestoresEachKindAndKeepsMemoryAndAudit(t *testing.T) {
 			assert.Equal(t, wantAnswer, lines[1:len(lines)-1], "the server's answer after the undo: %s", answer)
 		})
 	}
+}
+
+func TestUndoRefusesToOverwriteLaterChangesUnlessTold(t *testing.T) {
+	t.Parallel()
+	cs, db, snap := undoSetup(t, "DELETE FROM plain")
+	mustCall(t, cs, "write_query", map[string]any{"query": "INSERT INTO plain VALUES ('written later', 1)"})
+	mustCall(t, cs, "append_event", map[string]any{"content": "after the later write"})
+	before := userDump(t, db)
+	audit := serverRows(t, db, "query_log")
+
+	out := runBinary(t, nil, "undo", "--db", db, "--yes")
+	assert.Equal(t, 1, out.code, "stdout: %s\nstderr: %s", out.stdout, out.stderr)
+	assert.Contains(t, out.stdout, "changed again after the call, and overwritten by the undo:\n  table 'plain'\n")
+	assert.Contains(t, out.stdout, "later calls that name them:\n  #")
+	assert.Contains(t, out.stdout, "write_query: INSERT INTO plain VALUES ('written later', 1)")
+	assert.Contains(t, out.stderr, "--overwrite-later")
+	assert.Equal(t, before, userDump(t, db), "nothing was restored")
+	assert.Equal(t, audit, serverRows(t, db, "query_log"), "a refused undo writes no audit row")
+
+	out = runBinary(t, nil, "undo", "--db", db, "--yes", "--overwrite-later", "--json")
+	require.Equal(t, 0, out.code, "stdout: %s\nstderr: %s", out.stdout, out.stderr)
+	var res struct {
+		Later      []string `json:"later"`
+		LaterCalls []string `json:"later_calls"`
+		Restored   bool     `json:"restored"`
+		EventID    int64    `json:"event_id"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out.stdout), &res), out.stdout)
+	assert.Equal(t, []string{"table plain"}, res.Later)
+	require.Len(t, res.LaterCalls, 1)
+	assert.Contains(t, res.LaterCalls[0], "written later")
+	assert.True(t, res.Restored)
+	assert.Equal(t, userDump(t, snap)["plain"], userDump(t, db)["plain"], "plain is the snapshot's again")
+	gotAudit := serverRows(t, db, "query_log")
+	require.Len(t, gotAudit, len(audit)+1)
+	assert.Contains(t, gotAudit[len(audit)], `"overwrote_later": ["plain"]`)
+
+	// The undo is itself a later change to plain: undoing the call again
+	// finds nothing left to restore.
+	out = runBinary(t, nil, "undo", "--db", db, "--yes")
+	assert.Equal(t, 0, out.code, "stdout: %s\nstderr: %s", out.stdout, out.stderr)
+	assert.Contains(t, out.stdout, "nothing to restore")
+}
+
+func TestUndoNeedsYesWithoutATerminalAndRefusesWhatItCannotUndo(t *testing.T) {
+	t.Parallel()
+	cs, db, _ := undoSetup(t, "DELETE FROM kv")
+	before := userDump(t, db)
+	out := runBinary(t, nil, "undo", "--db", db)
+	assert.Equal(t, 1, out.code)
+	assert.Contains(t, out.stdout, "table 'kv': rows put back (0 rows now, 3 before)")
+	assert.Contains(t, out.stderr, "--yes")
+	assert.Equal(t, before, userDump(t, db))
+
+	mustCall(t, cs, "write_query", map[string]any{"query": "INSERT INTO later_notes VALUES ('x')"})
+	var rows []cliSubLogRow
+	var doc struct {
+		Rows []cliSubLogRow `json:"rows"`
+	}
+	cliSubJSON(t, 0, &doc, "log", "--db", db, "--limit", "1")
+	rows = doc.Rows
+	require.Len(t, rows, 1)
+	for _, tc := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{strconv.FormatInt(rows[0].ID, 10)}, 1, "only destructive_query calls"},
+		{[]string{"999999"}, 1, "no call #999999"},
+		{[]string{"abc"}, 2, "CALL must be a query_log id"},
+		{[]string{"--read-only"}, 2, "--read-only"},
+	} {
+		out := runBinary(t, nil, append([]string{"undo", "--db", db, "--yes"}, tc.args...)...)
+		assert.Equal(t, tc.code, out.code, "%v: %s %s", tc.args, out.stdout, out.stderr)
+		assertOneLine(t, out.stderr, tc.says)
+	}
+}
+
+// TestUndoBesideARunningServerIsNeverSeenHalfDone reads, through the
+// running server, two tables the undo restores together, for as long as
+// the undo runs: every answer is the state before or after, never a mix.
+func TestUndoBesideARunningServerIsNeverSeenHalfDone(t *testing.T) {
+	t.Parallel()
+	cs, db, _ := undoSetup(t, "DELETE FROM child")
+	const q = "SELECT (SELECT count(*) FROM child) || '/' || (SELECT count(*) FROM trail)"
+	state := func() string {
+		out := mustCall(t, cs, "read_query", map[string]any{"query": q})
+		return strings.Split(out, "\n")[1]
+	}
+	require.Equal(t, "0/4", state(), "the call deleted child's 4 rows; its trigger logged them")
+	done := make(chan outcome, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var stdout, stderr strings.Builder
+		cmd := exec.CommandContext(ctx, bin, "undo", "--db", db, "--yes")
+		cmd.Env = e2e.Env()
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		_ = cmd.Run()
+		done <- outcome{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
+	}()
+	seen := map[string]int{}
+	var res outcome
+	for running := true; running; {
+		select {
+		case res = <-done:
+			running = false
+		default:
+		}
+		out, isErr, err := call(cs, "read_query", map[string]any{"query": q})
+		require.NoError(t, err)
+		require.False(t, isErr, "the server keeps answering during the undo: %s", out)
+		seen[strings.Split(out, "\n")[1]]++
+	}
+	require.Equal(t, 0, res.code, "stdout: %s\nstderr: %s", res.stdout, res.stderr)
+	assert.Equal(t, "4/0", state(), "after the undo the server sees child's rows back and trail as before the call")
+	for s := range seen {
+		assert.Contains(t, []string{"0/4", "4/0"}, s, "an answer during the undo: %v", seen)
+	}
+	mustCall(t, cs, "append_event", map[string]any{"content": "the server writes after the undo"})
+	v := runBinary(t, nil, "verify", "--db", db)
+	assert.Equal(t, 0, v.code, v.stdout+v.stderr)
 }
