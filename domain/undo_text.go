@@ -89,7 +89,7 @@ func (p UndoPlan) AuditDetail(eventID int64, fresh string) Detail {
 		f = fresh
 	}
 	return Detail{
-		{Key: "call", Value: p.Call.ID}, {Key: "snapshot", Value: p.Call.Snapshot},
+		{Key: "call", Value: p.Call.ID}, {Key: "from_snapshot", Value: p.Call.Snapshot},
 		{Key: "restored", Value: p.restoredNames()}, {Key: "overwrote_later", Value: p.laterNames()},
 		{Key: "event_id", Value: eventID}, {Key: "fresh_snapshot", Value: f},
 	}

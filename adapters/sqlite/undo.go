@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -97,6 +98,12 @@ func (u *Undoer) Inspect(ctx context.Context, call domain.UndoCall) (snapshot, a
 		return nil, nil, nil, nil, domain.Errorf(domain.ErrNotFound, "the snapshot of call #%d, %s, is gone (rotated out by newer snapshots, or removed); it cannot be undone. "+
 			"Keep more snapshots with --snapshots N", call.ID, call.Snapshot)
 	}
+	// Only a snapshot of this database: a file named in a query_log row
+	// is never read unless it has this database's snapshot name.
+	if !domain.IsSnapshotOf(domain.SnapshotStem(u.db.path), filepath.Base(call.Snapshot)) {
+		return nil, nil, nil, nil, domain.Errorf(domain.ErrNotFound, "call #%d names %s as its snapshot, which is not a snapshot name of %s (was the database renamed?); "+
+			"restore it by hand with the snapshots command", call.ID, call.Snapshot, u.db.name)
+	}
 	if err := u.Close(); err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -113,7 +120,7 @@ func (u *Undoer) Inspect(ctx context.Context, call domain.UndoCall) (snapshot, a
 	if snapshot, err = fileObjects(ctx, u.src); err != nil {
 		return nil, nil, nil, nil, domain.Errorf(domain.ErrSnapshot, "cannot read the snapshot %s: %v", call.Snapshot, err)
 	}
-	if replayErr = replay(ctx, replayed, call.Query); replayErr == nil {
+	if replayErr = replay(ctx, replayed, call.Query, u.db.opts.QueryTimeout); replayErr == nil {
 		if after, err = fileObjects(ctx, replayed); err != nil {
 			return nil, nil, nil, nil, domain.Errorf(domain.ErrSnapshot, "cannot read the replayed copy of the snapshot: %v", err)
 		}
@@ -123,9 +130,15 @@ func (u *Undoer) Inspect(ctx context.Context, call domain.UndoCall) (snapshot, a
 }
 
 // replay runs sql on the database at path under the destructive tier, in
-// a store of its own that writes no audit row.
-func replay(ctx context.Context, path, sql string) error {
-	st, err := Open(ctx, path, Options{})
+// a store of its own that writes no audit row, within the deadline the
+// call had (timeout, 0 for none).
+func replay(ctx context.Context, path, sql string, timeout time.Duration) error {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	st, err := Open(ctx, path, Options{QueryTimeout: timeout})
 	if err != nil {
 		return err
 	}

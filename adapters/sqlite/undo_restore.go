@@ -141,7 +141,7 @@ func (u *Undoer) runStep(h handle, st domain.UndoStep) error {
 	case domain.UndoDrop:
 		return h.exec("DROP " + strings.ToUpper(o.Type) + " main." + quoteIdent(o.Name))
 	case domain.UndoCreate:
-		return h.exec(o.SQL)
+		return createFrom(h, o.SQL)
 	}
 	tables := []string{o.Name}
 	if o.Virtual {
@@ -169,6 +169,22 @@ func (u *Undoer) runStep(h handle, st domain.UndoStep) error {
 		return err
 	}
 	return h.exec("INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM " + undoSchema + ".sqlite_sequence WHERE name = " + sqlText(o.Name))
+}
+
+// createFrom runs a stored definition: one CREATE statement, nothing
+// after it (sqlite_schema holds exactly that unless the file was edited
+// with writable_schema).
+func createFrom(h handle, def string) error {
+	st, tail, err := h.prepare(def)
+	if err != nil {
+		return err
+	}
+	defer st.finalize()
+	if !strings.HasPrefix(strings.ToUpper(def), "CREATE ") || strings.TrimSpace(tail) != "" {
+		return domain.Errorf(domain.ErrInvalidArgument, "its stored definition is not one CREATE statement")
+	}
+	_, err = st.step()
+	return err
 }
 
 // copyRows copies table's rows, rowids included, from the snapshot; with
