@@ -156,19 +156,24 @@ func (u *Undoer) runStep(h handle, st domain.UndoStep) error {
 			return err
 		}
 	}
-	// The AUTOINCREMENT counter goes back too. An AUTOINCREMENT table
-	// makes sqlite_sequence when it is created, so the snapshot's counter
-	// always has a table to go to.
+	// The AUTOINCREMENT counter goes back too. An AUTOINCREMENT table makes sqlite_sequence when it is
+	// created, so the snapshot's counter always has a table to go to.
 	if ok, err := hasTable(h, "main", "sqlite_sequence"); err != nil || !ok {
 		return err
 	}
-	if err := h.exec("DELETE FROM main.sqlite_sequence WHERE name = " + sqlText(o.Name)); err != nil {
+	name := sqlText(o.Name)
+	snap := "SELECT rowid AS r, seq FROM " + undoSchema + ".sqlite_sequence WHERE name = " + name
+	if ok, err := hasTable(h, undoSchema, "sqlite_sequence"); err != nil {
+		return err
+	} else if !ok {
+		snap = "SELECT NULL AS r, NULL AS seq WHERE 0"
+	}
+	if err := h.exec("DELETE FROM main.sqlite_sequence WHERE name = " + name); err != nil {
 		return err
 	}
-	if ok, err := hasTable(h, undoSchema, "sqlite_sequence"); err != nil || !ok {
-		return err
-	}
-	return h.exec("INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM " + undoSchema + ".sqlite_sequence WHERE name = " + sqlText(o.Name))
+	// The row comes back under its old rowid when that is free.
+	return h.exec("INSERT INTO main.sqlite_sequence (rowid, name, seq) SELECT CASE WHEN EXISTS (SELECT 1 FROM main.sqlite_sequence WHERE rowid = s.r) " +
+		"THEN NULL ELSE s.r END, " + name + ", s.seq FROM (" + snap + ") AS s")
 }
 
 // createFrom runs a stored definition: one CREATE statement, nothing

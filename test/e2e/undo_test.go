@@ -27,15 +27,20 @@ import (
 // shadow tables and sqlite_sequence included.
 
 // undoSchema is the fixture: foreign keys, an AUTOINCREMENT table with
-// gaps in its ids, a trigger that writes another table, a view, an index,
-// a WITHOUT ROWID table ("VIEW name body" is a create_view call), a rowid table without an alias (its rowids have
-// gaps), an FTS5 table, and later_notes, which only later calls write.
+// gaps in its ids, a trigger that writes another table, a view ("VIEW
+// name body" is a create_view call), an index, a generated column, a
+// table whose name needs quoting, a WITHOUT ROWID table, a rowid table
+// without an alias (its rowids have gaps), an FTS5 table, and
+// later_notes, which only later calls write.
 var undoSchema = []string{
 	"CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT UNIQUE)",
+	"CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT)",
 	"CREATE TABLE child (id INTEGER PRIMARY KEY AUTOINCREMENT, parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE, note TEXT, n REAL, b BLOB)",
 	"CREATE INDEX child_parent ON child(parent_id)",
 	"CREATE TABLE kv (k TEXT PRIMARY KEY, v) WITHOUT ROWID",
-	"CREATE TABLE plain (a, b)",
+	"CREATE TABLE plain (a, b, g AS (typeof(a)))",
+	`CREATE TABLE "we""ird t" (x UNIQUE)`,
+	`INSERT INTO "we""ird t" VALUES ('q'), (NULL), (x'00')`,
 	"CREATE TABLE trail (what TEXT)",
 	"CREATE TRIGGER child_gone AFTER DELETE ON child BEGIN INSERT INTO trail VALUES ('deleted ' || old.id); END",
 	"VIEW child_names SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id",
@@ -43,6 +48,7 @@ var undoSchema = []string{
 	"CREATE TABLE later_notes (note TEXT)",
 	"INSERT INTO parent VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')",
 	"INSERT INTO child (id, parent_id, note, n, b) VALUES (2, 1, 'a', 1.5, x'00ff'), (5, 1, '', 2.0, NULL), (9, 2, NULL, -0.1, x''), (10, 3, '10', 1e300, x'31')",
+	"INSERT INTO counted DEFAULT VALUES",
 	"INSERT INTO kv VALUES ('x', 1), ('y', 'two'), ('z', NULL)",
 	"INSERT INTO plain (rowid, a, b) VALUES (1, 1, 'one'), (4, 2.5, x'02'), (7, '3', NULL)",
 	"INSERT INTO docs (rowid, body) VALUES (1, 'alpha beta'), (3, 'beta gamma'), (8, 'alpha delta')",
@@ -64,6 +70,8 @@ var undoKinds = []struct {
 	{"alter add column", "ALTER TABLE plain ADD COLUMN c DEFAULT 7", "SELECT count(*) FROM pragma_table_info('plain')"},
 	{"alter drop column", "ALTER TABLE child DROP COLUMN note", "SELECT count(*) FROM pragma_table_info('child')"},
 	{"fts5 delete", "DELETE FROM docs WHERE docs MATCH 'alpha'", "SELECT count(*) FROM docs WHERE docs MATCH 'alpha'"},
+	{"drop table with an odd name", `DROP TABLE "we""ird t"`, `SELECT count(*) FROM "we""ird t"`},
+	{"create trigger", "CREATE TRIGGER kv_set AFTER UPDATE ON kv BEGIN SELECT 1; END", "SELECT count(*) FROM sqlite_schema WHERE name = 'kv_set'"},
 	{"fts5 drop", "DROP TABLE docs", "SELECT rowid FROM docs WHERE docs MATCH 'beta' ORDER BY rowid"},
 }
 
@@ -131,10 +139,10 @@ func userDump(t *testing.T, path string) map[string]string {
 
 func dumpRows(t *testing.T, db *sql.DB, table string) string {
 	t.Helper()
-	q := `SELECT rowid, * FROM "` + table + `" ORDER BY rowid`
-	rows, err := db.Query(q)
+	quoted := `"` + strings.ReplaceAll(table, `"`, `""`) + `"`
+	rows, err := db.Query(`SELECT rowid, * FROM ` + quoted + ` ORDER BY rowid`)
 	if err != nil { // WITHOUT ROWID
-		rows, err = db.Query(`SELECT * FROM "` + table + `" ORDER BY 1`)
+		rows, err = db.Query(`SELECT * FROM ` + quoted + ` ORDER BY 1`)
 	}
 	require.NoError(t, err)
 	defer rows.Close()
