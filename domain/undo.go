@@ -235,6 +235,16 @@ func callsNaming(calls []LoggedCall, objs []ObjectDiff) []LoggedCall {
 	return out
 }
 
+// Restores reports whether the plan restores the object called name.
+func (p UndoPlan) Restores(name string) bool {
+	for _, d := range p.Restore {
+		if strings.EqualFold(d.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // Empty reports whether there is nothing to restore.
 func (p UndoPlan) Empty() bool { return len(p.Restore) == 0 }
 

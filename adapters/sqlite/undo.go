@@ -164,7 +164,7 @@ func (u *Undoer) liveObjects(ctx context.Context) (domain.UndoObjects, error) {
 			return err
 		}
 		defer h.exec("COMMIT")
-		objs, err = readUndoObjects(h, "main")
+		objs, err = readUndoObjects(h, "main", nil)
 		return err
 	})
 	if err != nil {
@@ -191,7 +191,7 @@ func fileObjects(ctx context.Context, path string) (domain.UndoObjects, error) {
 		if err != nil {
 			return err
 		}
-		objs, err = readUndoObjects(h, "main")
+		objs, err = readUndoObjects(h, "main", nil)
 		return err
 	})
 	return objs, err

@@ -74,8 +74,9 @@ func shadowsOf(shapes map[string]tableShape, vtab string) []string {
 	return out
 }
 
-// readUndoObjects reads schema's user objects with their digests.
-func readUndoObjects(h handle, schema string) (domain.UndoObjects, error) {
+// readUndoObjects reads schema's user objects with the digests of the
+// tables digest accepts (nil: all; the others' Content stays "").
+func readUndoObjects(h handle, schema string, digest func(name string) bool) (domain.UndoObjects, error) {
 	shapes, err := tableShapes(h, schema)
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func readUndoObjects(h handle, schema string) (domain.UndoObjects, error) {
 		return nil, err
 	}
 	for i, o := range objs {
-		if !o.IsTable() {
+		if !o.IsTable() || digest != nil && !digest(o.Name) {
 			continue
 		}
 		d := sha256.New()

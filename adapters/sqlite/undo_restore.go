@@ -102,7 +102,9 @@ func (u *Undoer) Restore(ctx context.Context, plan domain.UndoPlan, next func(in
 // restoreOn checks, runs the steps and checks again, inside the
 // transaction.
 func (u *Undoer) restoreOn(h handle, plan domain.UndoPlan) error {
-	now, err := readUndoObjects(h, "main")
+	// Only the tables the plan rewrites are digested under the write
+	// lock: a running server's writes wait for it.
+	now, err := readUndoObjects(h, "main", plan.Restores)
 	if err != nil {
 		return err
 	}
@@ -115,7 +117,7 @@ func (u *Undoer) restoreOn(h handle, plan domain.UndoPlan) error {
 			return domain.Errorf(domain.ErrSQLite, "nothing was restored: %s %s %s failed: %s", stepVerb(st.Op), st.Object.Type, domain.Quote(st.Object.Name), u.db.scrub(err.Error()))
 		}
 	}
-	after, err := readUndoObjects(h, "main")
+	after, err := readUndoObjects(h, "main", plan.Restores)
 	if err != nil {
 		return err
 	}
@@ -156,8 +158,9 @@ func (u *Undoer) runStep(h handle, st domain.UndoStep) error {
 			return err
 		}
 	}
-	// The AUTOINCREMENT counter goes back too. An AUTOINCREMENT table makes sqlite_sequence when it is
-	// created, so the snapshot's counter always has a table to go to.
+	// The AUTOINCREMENT counter goes back too. An AUTOINCREMENT table
+	// makes sqlite_sequence when it is created, so the snapshot's counter
+	// always has a table to go to.
 	if ok, err := hasTable(h, "main", "sqlite_sequence"); err != nil || !ok {
 		return err
 	}
