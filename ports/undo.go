@@ -13,8 +13,8 @@ import (
 // the undo command.
 type Undoer interface {
 	// Call returns the query_log row of call id (0: the latest
-	// destructive_query that succeeded after taking a snapshot) with the
-	// writing calls that succeeded after it.
+	// destructive_query that succeeded after taking a snapshot and that
+	// no undo has reversed) with the writing calls that succeeded after it.
 	//
 	// Errors: [domain.ErrNotFound] when there is no such call.
 	Call(ctx context.Context, id int64) (domain.UndoCall, error)

@@ -45,14 +45,17 @@ func (u *Undoer) Close() error {
 const writingTools = "'" + domain.ToolWriteQuery + "', '" + domain.ToolDestructiveQuery + "', '" + domain.ToolCreateView + "', '" + domain.UndoTool + "'"
 
 // Call returns call id's row (0: the latest destructive_query that
-// succeeded with a snapshot) and the writing calls that succeeded after it.
+// succeeded with a snapshot and has not been undone, so that undo after
+// undo walks back one call at a time) and the writing calls that
+// succeeded after it.
 func (u *Undoer) Call(ctx context.Context, id int64) (domain.UndoCall, error) {
 	var c domain.UndoCall
 	q := "SELECT id, ts, tool, coalesce(query, ''), ok, coalesce(json_extract(detail, '$.snapshot'), '') FROM query_log "
 	var row *sql.Row
 	if id == 0 {
-		row = u.db.internal.QueryRowContext(ctx, q+"WHERE tool = ? AND ok = 1 AND json_valid(detail) AND json_extract(detail, '$.snapshot') IS NOT NULL ORDER BY id DESC LIMIT 1",
-			domain.ToolDestructiveQuery)
+		row = u.db.internal.QueryRowContext(ctx, q+"WHERE tool = ? AND ok = 1 AND json_valid(detail) AND json_extract(detail, '$.snapshot') IS NOT NULL "+
+			"AND id NOT IN (SELECT json_extract(detail, '$.call') FROM query_log WHERE tool = ? AND ok = 1 AND json_valid(detail)) ORDER BY id DESC LIMIT 1",
+			domain.ToolDestructiveQuery, domain.UndoTool)
 	} else {
 		row = u.db.internal.QueryRowContext(ctx, q+"WHERE id = ?", id)
 	}
@@ -60,7 +63,7 @@ func (u *Undoer) Call(ctx context.Context, id int64) (domain.UndoCall, error) {
 	err := row.Scan(&c.ID, &c.TS, &c.Tool, &c.Query, &c.OK, &snap)
 	switch {
 	case errors.Is(err, sql.ErrNoRows) && id == 0:
-		return c, domain.Errorf(domain.ErrNotFound, "no destructive_query call with a snapshot in query_log: there is nothing to undo")
+		return c, domain.Errorf(domain.ErrNotFound, "no destructive_query call with a snapshot that is not undone yet in query_log: there is nothing to undo")
 	case errors.Is(err, sql.ErrNoRows):
 		return c, domain.Errorf(domain.ErrNotFound, "no call #%d in query_log: see the log command for the calls (undo takes a destructive_query call's id)", id)
 	case err != nil:

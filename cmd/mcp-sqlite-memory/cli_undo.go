@@ -24,7 +24,8 @@ var undoCommand = &command{
 	args:    "[CALL]",
 	summary: "Undoes one destructive_query call, keeping the memory and the audit trail.",
 	help: `CALL is the call's query_log id (as the log command shows it, #N or N); the
-default is the latest destructive_query that took a snapshot. From the snapshot
+default is the latest destructive_query that took a snapshot and is not undone
+yet (so undo after undo walks back one call at a time). From the snapshot
 taken before that call, undo restores exactly the user objects the call changed
 (what it dropped, altered, deleted or updated: definitions and rows, with their
 indexes, triggers and AUTOINCREMENT counters), and leaves every other object,

@@ -282,11 +282,20 @@ func TestUndoRefusesToOverwriteLaterChangesUnlessTold(t *testing.T) {
 	require.Len(t, gotAudit, len(audit)+1)
 	assert.Contains(t, gotAudit[len(audit)], `"overwrote_later": ["plain"]`)
 
-	// The undo is itself a later change to plain: undoing the call again
-	// finds nothing left to restore.
-	out = runBinary(t, nil, "undo", "--db", db, "--yes")
+	// Undoing the same call again finds nothing left to restore; without
+	// CALL, undo moves on to the call before it (the fixture's trigger).
+	var doc struct {
+		Rows []cliSubLogRow `json:"rows"`
+	}
+	cliSubJSON(t, 0, &doc, "log", "--db", db, "--tool", "destructive_query", "--limit", "2")
+	require.Len(t, doc.Rows, 2)
+	out = runBinary(t, nil, "undo", "--db", db, "--yes", strconv.FormatInt(doc.Rows[1].ID, 10))
 	assert.Equal(t, 0, out.code, "stdout: %s\nstderr: %s", out.stdout, out.stderr)
 	assert.Contains(t, out.stdout, "nothing to restore")
+	out = runBinary(t, nil, "undo", "--db", db)
+	assert.Equal(t, 1, out.code, "no terminal, no --yes")
+	assert.Contains(t, out.stdout, fmt.Sprintf("undo of call #%d ", doc.Rows[0].ID))
+	assert.Contains(t, out.stdout, "trigger 'child_gone': dropped (it did not exist before)")
 }
 
 func TestUndoNeedsYesWithoutATerminalAndRefusesWhatItCannotUndo(t *testing.T) {
