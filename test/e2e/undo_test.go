@@ -27,11 +27,12 @@ import (
 // shadow tables and sqlite_sequence included.
 
 // undoSchema is the fixture: foreign keys, an AUTOINCREMENT table with
-// gaps in its ids, a trigger that writes another table, a view ("VIEW
-// name body" is a create_view call), an index, a generated column, a
-// table whose name needs quoting, a WITHOUT ROWID table, a rowid table
-// without an alias (its rowids have gaps), an FTS5 table, and
-// later_notes, which only later calls write.
+// gaps in its ids, triggers that write another table (kv_gone would fire
+// if undo emptied kv with it in place), a view ("VIEW name body" is a
+// create_view call), an index, a generated column, a table whose name
+// needs quoting, a WITHOUT ROWID table, a rowid table without an alias
+// (its rowids have gaps), an FTS5 table, and later_notes, which only
+// later calls write.
 var undoSchema = []string{
 	"CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT UNIQUE)",
 	"CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT)",
@@ -42,6 +43,7 @@ var undoSchema = []string{
 	`CREATE TABLE "we""ird t" (x UNIQUE)`,
 	`INSERT INTO "we""ird t" VALUES ('q'), (NULL), (x'00')`,
 	"CREATE TABLE trail (what TEXT)",
+	"CREATE TRIGGER kv_gone AFTER DELETE ON kv BEGIN INSERT INTO trail VALUES ('kv ' || old.k); END",
 	"CREATE TRIGGER child_gone AFTER DELETE ON child BEGIN INSERT INTO trail VALUES ('deleted ' || old.id); END",
 	"VIEW child_names SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id",
 	"CREATE VIRTUAL TABLE docs USING fts5(body)",
@@ -66,12 +68,14 @@ var undoKinds = []struct {
 	{"delete through a trigger", "DELETE FROM child", "SELECT (SELECT count(*) FROM child), (SELECT count(*) FROM trail)"},
 	{"delete from a table without rowid alias", "DELETE FROM plain WHERE a > 1", "SELECT count(*), sum(rowid) FROM plain"},
 	{"unfiltered update", "UPDATE kv SET v = 'gone'", "SELECT count(*) FROM kv WHERE v = 'gone'"},
+	{"unfiltered update of a referenced table", "UPDATE parent SET name = upper(name)", "SELECT group_concat(name, '/') FROM parent"},
 	{"alter rename", "ALTER TABLE parent RENAME TO parents", "SELECT count(*) FROM parent"},
 	{"alter add column", "ALTER TABLE plain ADD COLUMN c DEFAULT 7", "SELECT count(*) FROM pragma_table_info('plain')"},
 	{"alter drop column", "ALTER TABLE child DROP COLUMN note", "SELECT count(*) FROM pragma_table_info('child')"},
 	{"fts5 delete", "DELETE FROM docs WHERE docs MATCH 'alpha'", "SELECT count(*) FROM docs WHERE docs MATCH 'alpha'"},
 	{"drop table with an odd name", `DROP TABLE "we""ird t"`, `SELECT count(*) FROM "we""ird t"`},
 	{"create trigger", "CREATE TRIGGER kv_set AFTER UPDATE ON kv BEGIN SELECT 1; END", "SELECT count(*) FROM sqlite_schema WHERE name = 'kv_set'"},
+	{"fts5 unfiltered update", "UPDATE docs SET body = 'omega'", "SELECT rowid FROM docs WHERE docs MATCH 'alpha' ORDER BY rowid"},
 	{"fts5 drop", "DROP TABLE docs", "SELECT rowid FROM docs WHERE docs MATCH 'beta' ORDER BY rowid"},
 }
 
