@@ -90,6 +90,18 @@ func (d ObjectDiff) Type() string {
 func (d ObjectDiff) String() string {
 	s, n := d.Snapshot, d.Now
 	what := d.Type() + " " + Quote(d.Name)
+	if s != nil && s.Virtual || n != nil && n.Virtual {
+		// Its row count is its shadow tables', not what a SELECT shows.
+		switch {
+		case n == nil:
+			return "virtual " + what + ": recreated, with its content"
+		case s == nil:
+			return "virtual " + what + ": dropped (it did not exist before)"
+		case s.SQL != n.SQL || s.Type != n.Type:
+			return "virtual " + what + ": definition and content put back"
+		}
+		return "virtual " + what + ": content put back"
+	}
 	switch {
 	case n == nil && s.IsTable():
 		return what + ": recreated, with its " + itoa(s.Rows) + " rows"

@@ -128,3 +128,27 @@ func TestUndoCallCheckUndoable(t *testing.T) {
 		assert.ErrorIs(t, tc.call.CheckUndoable(), tc.kind, "%+v", tc.call)
 	}
 }
+
+func TestObjectDiffSaysWhatUndoDoes(t *testing.T) {
+	t.Parallel()
+	tbl := table("t", "CREATE TABLE t(x)", "c")
+	tbl.Rows = 3
+	empty := tbl
+	empty.Rows, empty.Content = 0, "e"
+	fts := domain.UndoObject{Type: "table", Name: "docs", Table: "docs", SQL: "CREATE VIRTUAL TABLE docs USING fts5(body)", Virtual: true, Rows: 12}
+	view := other("view", "v", "v", "CREATE VIEW v AS SELECT 1")
+	view2 := other("view", "v", "v", "CREATE VIEW v AS SELECT 2")
+	for _, tc := range []struct {
+		d    domain.ObjectDiff
+		want string
+	}{
+		{domain.ObjectDiff{Name: "t", Snapshot: &tbl}, "table 't': recreated, with its 3 rows"},
+		{domain.ObjectDiff{Name: "t", Snapshot: &tbl, Now: &empty}, "table 't': rows put back (0 rows now, 3 before)"},
+		{domain.ObjectDiff{Name: "t", Now: &empty}, "table 't': dropped (it did not exist before; it has 0 rows now)"},
+		{domain.ObjectDiff{Name: "v", Snapshot: &view, Now: &view2}, "view 'v': definition put back"},
+		{domain.ObjectDiff{Name: "docs", Snapshot: &fts}, "virtual table 'docs': recreated, with its content"},
+		{domain.ObjectDiff{Name: "docs", Snapshot: &fts, Now: &fts}, "virtual table 'docs': content put back"},
+	} {
+		assert.Equal(t, tc.want, tc.d.String())
+	}
+}
