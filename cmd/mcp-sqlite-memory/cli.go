@@ -26,6 +26,8 @@ type cliOptions struct {
 	Over         bool   // snapshots restore: --over
 	From         string // restore: --from
 	At           string // restore: --at
+	// OverwriteLater and Yes are undo's --overwrite-later and --yes.
+	OverwriteLater, Yes bool
 
 	// looking is set by lookFirst for a reading run on a database without
 	// the server's tables: read-only, its calls logged nowhere.
@@ -57,7 +59,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand}
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand, undoCommand}
 }
 
 // commandOf splits off a leading subcommand name; nil means serve.

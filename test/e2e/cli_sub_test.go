@@ -21,7 +21,7 @@ import (
 )
 
 // cliSubCommands are the CLI subcommands of the binary.
-var cliSubCommands = []string{"verify", "resume", "log", "snapshots", "call"}
+var cliSubCommands = []string{"verify", "resume", "log", "snapshots", "call", "undo"}
 
 // cliSubJSON runs a subcommand with --json, requires exit status want and
 // decodes its stdout into v.
