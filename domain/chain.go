@@ -254,10 +254,12 @@ type VerifyResult struct {
 //	{"ok": false, "events": N, "head_id": X, "head_hash": "…", "break_at_id": Y, "reason": "…"}
 //
 // With a kept head hash ([ChainVerifier.ExpectHead]), "expected_head_id"
-// follows "head_hash": the event holding it, 0 when none does. When the
-// database has checkpoints, "checkpoints" and "sealed" come next (how many
-// were checked, how many the chain covers), and a checkpoint that breaks
-// the result is named by "checkpoint_id" before "break_at_id" (then 0).
+// follows "head_hash": the event holding it, 0 when none does. Once the
+// chain covers a checkpoint (or one breaks the result), "checkpoints" and
+// "sealed" come next (how many were checked, how many the chain covers),
+// and a checkpoint that breaks the result is named by "checkpoint_id"
+// before "break_at_id" (then 0). A file only the reference wrote gets the
+// reference's bytes.
 //
 // Strings are written by [AppendJSONString] (UTF-8, no ASCII escaping,
 // docs/decisions.md#fixes-over-the-reference, item 11); every string here is ASCII anyway, so the bytes equal the
@@ -276,7 +278,7 @@ func (r VerifyResult) JSON() string {
 		b = append(b, `, "expected_head_id": `...)
 		b = strconv.AppendInt(b, r.ExpectedID, 10)
 	}
-	if r.Checkpoints > 0 {
+	if r.Sealed > 0 || r.CheckpointID != 0 {
 		b = append(b, `, "checkpoints": `...)
 		b = strconv.AppendInt(b, r.Checkpoints, 10)
 		b = append(b, `, "sealed": `...)

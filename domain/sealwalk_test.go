@@ -155,6 +155,10 @@ func TestVerifyJSONWithCheckpoints(t *testing.T) {
 	assert.Equal(t, `{"ok": true, "events": 3, "head_id": 3, "head_hash": "`+m.events[2].Hash+`", "checkpoints": 1, "sealed": 1}`, r.JSON())
 	none := (&memory{t: t}).append("a").verify()
 	assert.NotContains(t, none.JSON(), "checkpoints", "without checkpoints the reference's output, byte for byte")
+	ref := (&memory{t: t}).append("a").reference("theirs").append("b").verify()
+	assert.True(t, ref.OK)
+	assert.Equal(t, int64(1), ref.Checkpoints)
+	assert.NotContains(t, ref.JSON(), "checkpoints", "a file only the reference wrote: the reference's output, byte for byte")
 }
 
 func TestSealMarkerIsRefusedFromTheAgent(t *testing.T) {
