@@ -18,6 +18,7 @@ type sealWalk struct {
 	next     int             // first checkpoint whose head the walk has not reached
 	awaiting []int           // checkpoints whose head is the last event seen
 	ours     bool            // a marker or seal was seen
+	on       bool            // checkpoints are checked at all
 	started  bool
 
 	sealed  int64
@@ -44,10 +45,16 @@ const (
 	reasonSealMoved     = "event %d seals checkpoint %d, which no longer points at the event before it (the checkpoint was changed outside the server)"
 )
 
-// Checkpoint adds c to the checkpoints the walk checks. Add every
-// checkpoint before the first event.
+// CheckCheckpoints makes the walk check the checkpoints given with
+// [ChainVerifier.Checkpoint] (none: a seal then names a missing one).
+// Without it, and without any Checkpoint, only the events are checked.
+func (v *ChainVerifier) CheckCheckpoints() { v.seals.on = true }
+
+// Checkpoint adds c to the checkpoints the walk checks, and turns the check
+// on. Add every checkpoint before the first event.
 func (v *ChainVerifier) Checkpoint(c Checkpoint) {
 	w := &v.seals
+	w.on = true
 	if w.index == nil {
 		w.index = map[int64]int32{}
 	}
@@ -57,7 +64,7 @@ func (v *ChainVerifier) Checkpoint(c Checkpoint) {
 
 // start sorts the checkpoints and decides those anchored before event 1.
 func (w *sealWalk) start() {
-	if w.started {
+	if w.started || !w.on {
 		return
 	}
 	w.started = true
@@ -86,6 +93,9 @@ func cmpRef(a, b cpRef) int {
 
 // event takes the next good event of the chain.
 func (w *sealWalk) event(e Event) {
+	if !w.on {
+		return
+	}
 	w.start()
 	w.lastSee = e.ID
 	for _, i := range w.awaiting {
@@ -152,7 +162,7 @@ func coverageOf(c Checkpoint, content string, seal *Event, ours bool) Coverage {
 // the chain broke, checkpoints past the break are not judged.
 func (w *sealWalk) finish(broken bool) {
 	w.start()
-	if broken {
+	if broken || !w.on {
 		return
 	}
 	for _, i := range w.awaiting {

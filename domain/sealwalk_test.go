@@ -65,6 +65,7 @@ func (m *memory) ours(summary string, marker bool) *memory {
 
 func (m *memory) verify() domain.VerifyResult {
 	v := domain.NewChainVerifier()
+	v.CheckCheckpoints()
 	for _, c := range m.cps {
 		v.Checkpoint(c)
 	}
@@ -159,6 +160,18 @@ func TestVerifyJSONWithCheckpoints(t *testing.T) {
 	assert.True(t, ref.OK)
 	assert.Equal(t, int64(1), ref.Checkpoints)
 	assert.NotContains(t, ref.JSON(), "checkpoints", "a file only the reference wrote: the reference's output, byte for byte")
+}
+
+func TestCheckpointsAreCheckedOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	m := (&memory{t: t}).append("a").ours("mine", true)
+	m.cps = nil
+	assert.False(t, m.verify().OK, "asked: a seal without its checkpoint is a break")
+	v := domain.NewChainVerifier()
+	for _, e := range m.events {
+		v.Add(e)
+	}
+	assert.True(t, v.Result(int64(len(m.events))).OK, "events only, as the reference checks them")
 }
 
 func TestSealMarkerIsRefusedFromTheAgent(t *testing.T) {

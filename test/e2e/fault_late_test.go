@@ -130,6 +130,14 @@ func TestFaultFailedCallsLeaveLateRows(t *testing.T) {
 			assert.Equal(t, out, got[0].Error, "the row holds the error the agent saw")
 			assert.Equal(t, true, got[0].Detail["late"], "marked late: %v", got[0].Detail)
 			assert.NotEmpty(t, got[0].Detail["late_reason"], "with the reason: %v", got[0].Detail)
+			// The log command shows the mark.
+			logArgs := []string{"log", "--db", db, "--failures", "--tool", tc.tool}
+			if tc.readOnly {
+				logArgs = append(logArgs, "--read-only", "--audit-db", audit)
+			}
+			lg := runBinary(t, nil, logArgs...)
+			require.Equal(t, 0, lg.code, lg.stderr)
+			assert.Contains(t, lg.stdout, `"late": true, "late_reason": `)
 			if tc.tool == "write_query" {
 				var n int
 				require.NoError(t, openRO(t, db).QueryRow("SELECT count(*) FROM notes WHERE n = 2").Scan(&n))
