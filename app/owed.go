@@ -34,7 +34,7 @@ const (
 	owedCloseWait = 2 * time.Second
 )
 
-// owed is the backlog of late audit rows.
+// owed is the backlog of late audit rows; its zero value is ready.
 type owed struct {
 	mu      sync.Mutex
 	rows    []domain.AuditEntry // marked late, oldest first
@@ -44,15 +44,13 @@ type owed struct {
 	stopped chan struct{}       // closed when that flusher ends
 	closed  bool                // Close has run: nothing is kept any more
 	drained chan struct{}       // closed when rows empties; nil while empty
-	kick    chan struct{}       // a try is worth making now
+	kick    chan struct{}       // a try is worth making now; made with the first flusher
 }
-
-func newOwed() *owed { return &owed{kick: make(chan struct{}, 1)} }
 
 // owe keeps the row of a call that failed because e (its entry, as the
 // agent saw the call) could not be recorded: reason is the sink's error.
 func (s *Service) owe(e domain.AuditEntry, reason error) {
-	o := s.owed
+	o := &s.owed
 	o.mu.Lock()
 	if o.closed {
 		o.mu.Unlock()
@@ -75,6 +73,9 @@ func (s *Service) owe(e domain.AuditEntry, reason error) {
 	start := !o.running
 	if start {
 		o.running, o.stopped = true, make(chan struct{})
+		if o.kick == nil {
+			o.kick = make(chan struct{}, 1)
+		}
 	}
 	o.mu.Unlock()
 	if start {
@@ -84,8 +85,14 @@ func (s *Service) owe(e domain.AuditEntry, reason error) {
 
 // nudge tells the flusher the sink just took a row, so the lock is free.
 func (o *owed) nudge() {
+	o.mu.Lock()
+	kick := o.kick
+	o.mu.Unlock()
+	if kick == nil {
+		return // no flusher ever ran
+	}
 	select {
-	case o.kick <- struct{}{}:
+	case kick <- struct{}{}:
 	default:
 	}
 }
@@ -94,7 +101,10 @@ func (o *owed) nudge() {
 // Close stops it; it closes stopped when it ends. Only one runs at a time.
 func (s *Service) flushOwed(stopped chan struct{}) {
 	defer close(stopped)
-	o := s.owed
+	o := &s.owed
+	o.mu.Lock()
+	kick := o.kick
+	o.mu.Unlock()
 	pause := owedRetryMin
 	for {
 		o.mu.Lock()
@@ -122,7 +132,7 @@ func (s *Service) flushOwed(stopped chan struct{}) {
 		}
 		t := time.NewTimer(pause)
 		select {
-		case <-o.kick:
+		case <-kick:
 		case <-t.C:
 		}
 		t.Stop()
@@ -132,7 +142,7 @@ func (s *Service) flushOwed(stopped chan struct{}) {
 
 // Flush waits until every owed audit row is written, or ctx ends.
 func (s *Service) Flush(ctx context.Context) error {
-	o := s.owed
+	o := &s.owed
 	o.mu.Lock()
 	ch := o.drained
 	o.mu.Unlock()
@@ -155,7 +165,7 @@ func (s *Service) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), owedCloseWait)
 	defer cancel()
 	_ = s.Flush(ctx)
-	o := s.owed
+	o := &s.owed
 	o.mu.Lock()
 	o.closed = true
 	stopped := o.stopped

@@ -54,7 +54,7 @@ type Service struct {
 	calls    slots // tool calls in flight (slots.go)
 	searches slots // search_text calls in flight
 
-	owed *owed // audit rows of failed calls, written late (owed.go)
+	owed owed // audit rows of failed calls, written late (owed.go)
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -76,7 +76,6 @@ func New(d Deps, o Options) *Service {
 		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
 		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
 		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", "search_text calls"),
-		owed:     newOwed(),
 	}
 }
 
