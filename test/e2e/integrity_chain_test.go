@@ -127,6 +127,11 @@ func TestIntegrityChainSaysExactlyWhatItProves(t *testing.T) {
 	out = mustCall(t, cs, "get_resume_context", nil)
 	assert.Contains(t, out, "plan B")
 	assert.Contains(t, out, "# WARNING: this checkpoint does not match its seal")
+	assert.Contains(t, out, "| chain BROKEN: checkpoint 1 does not match its seal (event 5)")
+	assert.Contains(t, mustCall(t, cs, "verify_chain", nil), `"ok": false, "events": 6, "head_id": 6, "head_hash": "`+kept+`", "checkpoints": 1, "sealed": 0, "checkpoint_id": 1, "break_at_id": 0`)
+	cli := runBinary(t, nil, "verify", "--db", db)
+	assert.Equal(t, 1, cli.code, cli.stderr)
+	assert.True(t, strings.HasPrefix(cli.stdout, "chain BROKEN: checkpoint 1 does not match its seal (event 5)"), cli.stdout)
 	require.NoError(t, cs.Close())
 
 	// 2. Summary, seal and every hash after it recomputed: the file is
