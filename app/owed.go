@@ -70,16 +70,17 @@ func (s *Service) owe(e domain.AuditEntry, reason error) {
 	if o.drained == nil {
 		o.drained = make(chan struct{})
 	}
-	start := !o.running
-	if start {
-		o.running, o.stopped = true, make(chan struct{})
+	var stopped chan struct{}
+	if !o.running {
+		stopped = make(chan struct{})
+		o.running, o.stopped = true, stopped
 		if o.kick == nil {
 			o.kick = make(chan struct{}, 1)
 		}
 	}
 	o.mu.Unlock()
-	if start {
-		go s.flushOwed(o.stopped)
+	if stopped != nil {
+		go s.flushOwed(stopped)
 	}
 }
 
