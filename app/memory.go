@@ -37,7 +37,8 @@ func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string
 func (s *Service) verify(ctx context.Context, expected string) (domain.VerifyResult, error) {
 	v := domain.NewChainVerifier()
 	v.ExpectHead(expected)
-	total, err := s.d.Memory.Events(ctx, v.Add)
+	v.CheckCheckpoints()
+	total, err := s.d.Memory.Events(ctx, v.Checkpoint, v.Add)
 	if errors.Is(err, domain.ErrTimeout) && ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// "Add a LIMIT" cannot help here: the whole chain must be read.
 		return domain.VerifyResult{}, domain.Errorf(domain.ErrTimeout,

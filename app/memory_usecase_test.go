@@ -117,7 +117,7 @@ func TestVerifyChain(t *testing.T) {
 func TestVerifyChainTimeoutNamesTheFlag(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, func(l *domain.Limits) { l.QueryTimeout = 50 * time.Millisecond })
-	w.db.Memory.EventsFn = func(ctx context.Context, _ func(domain.Event) bool) (int64, error) {
+	w.db.Memory.EventsFn = func(ctx context.Context, _ func(domain.Checkpoint), _ func(domain.Event) bool) (int64, error) {
 		<-ctx.Done() // a chain too long to walk in time
 		return 7, domain.Errorf(domain.ErrTimeout, "query exceeded; add a LIMIT")
 	}
@@ -132,9 +132,10 @@ func TestCheckpointAndResume(t *testing.T) {
 	appendAll(t, w, "one", "two")
 	out, err := w.svc.Checkpoint(context.Background(), "explored the shop")
 	require.NoError(t, err)
-	assert.Equal(t, "ok: checkpoint 1 written at event 2", out)
-	require.Len(t, w.db.Memory.Chain, 3, "the checkpoint's seal follows its head")
-	assert.True(t, domain.IsSealOf(w.db.Memory.Chain[2], 1))
+	assert.Equal(t, "ok: checkpoint 1 written at event 3", out, "anchored to the marker that follows event 2")
+	require.Len(t, w.db.Memory.Chain, 4, "the marker, then the checkpoint's seal after its head")
+	assert.True(t, domain.IsSealMarker(w.db.Memory.Chain[2]))
+	assert.True(t, domain.IsSealOf(w.db.Memory.Chain[3], 1))
 	appendAll(t, w, "three", "four")
 
 	cases := []struct {

@@ -53,6 +53,8 @@ type Service struct {
 
 	calls    slots // tool calls in flight (slots.go)
 	searches slots // search_text calls in flight
+
+	owed owed // audit rows of failed calls, written late (owed.go)
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -127,6 +129,8 @@ const auditGrace = 500 * time.Millisecond
 // other row goes to the audit sink, which groups the rows of overlapping
 // calls into one commit. When the row cannot be committed by the deadline,
 // the call fails and its result is withheld: no answer leaves unaudited.
+// Its row, with the error the agent saw, is then owed and written late
+// (owed.go).
 func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
 	start := s.d.Clock.Now()
 	sp := &span{session: s.session(ctx)}
@@ -139,6 +143,7 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	}
 	err = s.public(tool, err)
 	if err == nil && sp.sealed {
+		s.owed.nudge()
 		return out, nil // the row committed with the write
 	}
 	// The row is written even when the client cancelled the call, within
@@ -152,9 +157,13 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	actx, acancel := context.WithDeadline(context.WithoutCancel(ctx), later(dl, time.Now().Add(auditGrace)))
 	defer acancel()
 	if aerr := s.d.Audit.Record(actx, s.entry(tool, start, sp, err)); aerr != nil {
-		s.log.Warn("could not write the query_log entry", "tool", tool, "err", aerr)
-		return "", s.unaudited(err, s.public(tool, aerr))
+		s.log.Warn("could not write the query_log entry in time; it is written late", "tool", tool, "err", aerr)
+		aerr = s.public(tool, aerr)
+		err = s.unaudited(err, aerr)
+		s.owe(s.entry(tool, start, sp, err), aerr)
+		return "", err
 	}
+	s.owed.nudge()
 	return out, err
 }
 

@@ -106,6 +106,9 @@ type ChainVerifier struct {
 	// good event that has it (see [ChainVerifier.ExpectHead]).
 	expected   string
 	expectedID int64
+	// seals checks every checkpoint against the chain
+	// ([ChainVerifier.Checkpoint]).
+	seals sealWalk
 }
 
 // ExpectHead makes the walk look for hash, a head hash the user kept
@@ -139,6 +142,7 @@ func (v *ChainVerifier) Add(e Event) bool {
 		return false
 	}
 	v.headID, v.headHash = e.ID, e.Hash
+	v.seals.event(e)
 	if v.expected != "" && v.expectedID == 0 && e.Hash == v.expected {
 		v.expectedID = e.ID
 	}
@@ -168,8 +172,13 @@ func (v *ChainVerifier) fail(id int64, reason string) {
 // Result reports the walk so far. total is the number of rows in
 // memory_events (count(*)), which the reference reports as "events" even when
 // the walk stopped early. HeadID and HeadHash are the last good event, or
-// 0 and [Genesis] when none was good.
+// 0 and [Genesis] when none was good. Call it once, after the last event.
+//
+// The first break wins: the chain's own, then a checkpoint that does not
+// match the chain (its head, its seal, or a seal that names it), then a
+// kept head hash the chain lacks.
 func (v *ChainVerifier) Result(total int64) VerifyResult {
+	v.seals.finish(v.broken)
 	r := VerifyResult{
 		OK:         !v.broken,
 		Events:     total,
@@ -179,6 +188,12 @@ func (v *ChainVerifier) Result(total int64) VerifyResult {
 		Reason:     v.reason,
 		Expected:   v.expected,
 		ExpectedID: v.expectedID,
+
+		Checkpoints: int64(len(v.seals.cps)),
+		Sealed:      v.seals.sealed,
+	}
+	if r.OK && v.seals.badWhy != "" {
+		r.OK, r.CheckpointID, r.Reason = false, v.seals.badID, v.seals.badWhy
 	}
 	if r.OK && r.Expected != "" && r.ExpectedID == 0 {
 		r.OK = false
@@ -225,6 +240,11 @@ type VerifyResult struct {
 	// result is then not OK, with BreakAt 0 when the chain itself is).
 	Expected   string
 	ExpectedID int64
+	// Checkpoints counts the checkpoints checked against the chain, Sealed
+	// those the chain's hashes cover. CheckpointID is the checkpoint that
+	// broke the result (BreakAt is then 0), 0 when none did.
+	Checkpoints, Sealed int64
+	CheckpointID        int64
 }
 
 // JSON renders the result the way verify_chain reports it, with the
@@ -234,7 +254,12 @@ type VerifyResult struct {
 //	{"ok": false, "events": N, "head_id": X, "head_hash": "…", "break_at_id": Y, "reason": "…"}
 //
 // With a kept head hash ([ChainVerifier.ExpectHead]), "expected_head_id"
-// follows "head_hash": the event holding it, 0 when none does.
+// follows "head_hash": the event holding it, 0 when none does. Once the
+// chain covers a checkpoint (or one breaks the result), "checkpoints" and
+// "sealed" come next (how many were checked, how many the chain covers),
+// and a checkpoint that breaks the result is named by "checkpoint_id"
+// before "break_at_id" (then 0). A file only the reference wrote gets the
+// reference's bytes.
 //
 // Strings are written by [AppendJSONString] (UTF-8, no ASCII escaping,
 // docs/decisions.md#fixes-over-the-reference, item 11); every string here is ASCII anyway, so the bytes equal the
@@ -252,6 +277,16 @@ func (r VerifyResult) JSON() string {
 	if r.Expected != "" {
 		b = append(b, `, "expected_head_id": `...)
 		b = strconv.AppendInt(b, r.ExpectedID, 10)
+	}
+	if r.Sealed > 0 || r.CheckpointID != 0 {
+		b = append(b, `, "checkpoints": `...)
+		b = strconv.AppendInt(b, r.Checkpoints, 10)
+		b = append(b, `, "sealed": `...)
+		b = strconv.AppendInt(b, r.Sealed, 10)
+	}
+	if !r.OK && r.CheckpointID != 0 {
+		b = append(b, `, "checkpoint_id": `...)
+		b = strconv.AppendInt(b, r.CheckpointID, 10)
 	}
 	if !r.OK {
 		b = append(b, `, "break_at_id": `...)

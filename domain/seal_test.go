@@ -52,7 +52,7 @@ func TestCheckpointCoverage(t *testing.T) {
 	assert.Equal(t, domain.Sealed, c.Coverage(&seal, false))
 	assert.Equal(t, domain.Sealed, c.Coverage(&seal, true))
 	assert.Equal(t, domain.Unsealed, c.Coverage(nil, false), "a reference or older checkpoint")
-	assert.Equal(t, domain.SealBroken, c.Coverage(nil, true), "unsealed after sealed ones: added outside the server")
+	assert.Equal(t, domain.SealMissing, c.Coverage(nil, true), "unsealed after a marker or seal: its seal was deleted")
 
 	edited := c
 	edited.Summary = "forged"

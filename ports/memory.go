@@ -16,9 +16,11 @@ type MemoryStore interface {
 	Append(ctx context.Context, next func(headID int64, headHash string) (domain.Event, error), audit AuditFunc[domain.Event]) (domain.Event, error)
 	// Checkpoint does the same for a checkpoint.
 	Checkpoint(ctx context.Context, next func(headID int64, headHash string) (domain.Checkpoint, error), audit AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error)
-	// Events calls fn for every event in id order and returns the total
-	// count. fn returning false stops the walk (the total is still counted).
-	Events(ctx context.Context, fn func(domain.Event) bool) (int64, error)
+	// Events calls checkpoint, when it is not nil, for every checkpoint in
+	// id order, then fn for every event in id order, all in one read
+	// transaction, and returns the total count of events. fn returning
+	// false stops the walk (the total is still counted).
+	Events(ctx context.Context, checkpoint func(domain.Checkpoint), fn func(domain.Event) bool) (int64, error)
 	// Resume loads the latest checkpoint (nil when none), whether the event
 	// it points at still has its hash, and the events after it (most recent
 	// max, oldest first) not of the excluded kinds, with their total count.

@@ -130,6 +130,22 @@ func (m *MemoryStore) Checkpoint(ctx context.Context, next func(int64, string) (
 		if c, err = next(id, h); err != nil {
 			return err
 		}
+		// The first checkpoint after one this server did not seal is
+		// anchored to a marker, so its seal cannot be removed unseen
+		// (domain/seal.go).
+		mark, err := needsMarker(ctx, conn)
+		if err != nil {
+			return err
+		}
+		if mark {
+			var marker domain.Event
+			if marker, c, err = c.WithSealMarker(); err != nil {
+				return err
+			}
+			if err := insertEvent(ctx, conn, marker); err != nil {
+				return err
+			}
+		}
 		res, err := conn.ExecContext(ctx,
 			"INSERT INTO memory_checkpoints (ts, session, summary, last_event_id, head_hash) VALUES (?, ?, ?, ?, ?)",
 			c.TS, c.Session, c.Summary, c.LastEventID, c.HeadHash)
@@ -145,18 +161,47 @@ func (m *MemoryStore) Checkpoint(ctx context.Context, next func(int64, string) (
 		if err != nil {
 			return err
 		}
-		_, err = conn.ExecContext(ctx,
-			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			seal.ID, seal.TS, seal.Session, seal.Kind, seal.Content, seal.PrevHash, seal.Hash)
-		return err
+		return insertEvent(ctx, conn, seal)
 	}, bind(audit, &c))
 	return c, err
 }
 
-// Events walks every event in id order and counts them all. It steps
-// SQLite directly (no database/sql row machinery): verify_chain reads every
-// event on every call, so this is the hot loop of the memory tools.
-func (m *MemoryStore) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
+// insertEvent stores e as it is.
+func insertEvent(ctx context.Context, conn *sql.Conn, e domain.Event) error {
+	_, err := conn.ExecContext(ctx,
+		"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
+	return err
+}
+
+// needsMarker reports whether the next checkpoint needs a marker first:
+// the latest checkpoint is not followed by an event that claims to seal
+// it (there is none, or the reference wrote it). Two lookups by key.
+func needsMarker(ctx context.Context, conn *sql.Conn) (bool, error) {
+	var id, last int64
+	err := conn.QueryRowContext(ctx, "SELECT id, last_event_id FROM memory_checkpoints ORDER BY id DESC LIMIT 1").Scan(&id, &last)
+	if err == sql.ErrNoRows {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var e domain.Event
+	err = conn.QueryRowContext(ctx, "SELECT kind, content FROM memory_events WHERE id = ?", last+1).Scan(&e.Kind, &e.Content)
+	if err == sql.ErrNoRows {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return !domain.IsSealOf(e, id), nil
+}
+
+// Events walks every checkpoint (when checkpoint is set) and then every
+// event in id order, in one read transaction, and counts the events. It
+// steps SQLite directly (no database/sql row machinery): verify_chain reads
+// every event on every call, so this is the hot loop of the memory tools.
+func (m *MemoryStore) Events(ctx context.Context, checkpoint func(domain.Checkpoint), fn func(domain.Event) bool) (int64, error) {
 	if err := m.db.checkImmutable(); err != nil {
 		return 0, err
 	}
@@ -165,6 +210,12 @@ func (m *MemoryStore) Events(ctx context.Context, fn func(domain.Event) bool) (i
 		return 0, m.db.connError(ctx, err)
 	}
 	defer conn.Close()
+	if checkpoint != nil {
+		if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+			return 0, m.db.connError(ctx, err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
+	}
 	var n int64
 	err = conn.Raw(func(dc any) error {
 		h, err := rawHandle(dc)
@@ -173,17 +224,18 @@ func (m *MemoryStore) Events(ctx context.Context, fn func(domain.Event) bool) (i
 		}
 		stop := armDeadline(ctx, h.db)
 		defer stop()
-		st, _, err := h.prepare("SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id")
-		if err != nil {
-			return err
-		}
-		defer st.finalize()
-		want := true
-		for {
-			more, err := st.step()
-			if err != nil || !more {
+		if checkpoint != nil {
+			err := eachRow(h, "SELECT id, ts, session, summary, last_event_id, head_hash FROM memory_checkpoints ORDER BY id", func(st prepared) bool {
+				checkpoint(domain.Checkpoint{ID: st.int64(0), TS: st.text(1), Session: st.text(2), Summary: st.text(3),
+					LastEventID: st.int64(4), HeadHash: st.text(5)})
+				return true
+			})
+			if err != nil {
 				return err
 			}
+		}
+		want := true
+		return eachRow(h, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id", func(st prepared) bool {
 			n++
 			if want {
 				want = fn(domain.Event{
@@ -191,12 +243,29 @@ func (m *MemoryStore) Events(ctx context.Context, fn func(domain.Event) bool) (i
 					Content: st.text(4), PrevHash: st.text(5), Hash: st.text(6),
 				})
 			}
-		}
+			return true
+		})
 	})
 	if err != nil {
 		return n, m.db.translate(ctx, nil, err)
 	}
 	return n, nil
+}
+
+// eachRow steps q on h and calls row for each result row until it
+// returns false.
+func eachRow(h handle, q string, row func(prepared) bool) error {
+	st, _, err := h.prepare(q)
+	if err != nil {
+		return err
+	}
+	defer st.finalize()
+	for {
+		more, err := st.step()
+		if err != nil || !more || !row(st) {
+			return err
+		}
+	}
 }
 
 // Resume loads what get_resume_context shows.
@@ -217,6 +286,7 @@ func (m *MemoryStore) Resume(ctx context.Context, max int, exclude []string) (do
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	var cp domain.Checkpoint
+	var sealNext bool
 	err = conn.QueryRowContext(ctx,
 		"SELECT id, ts, session, summary, last_event_id, head_hash FROM memory_checkpoints ORDER BY id DESC LIMIT 1").
 		Scan(&cp.ID, &cp.TS, &cp.Session, &cp.Summary, &cp.LastEventID, &cp.HeadHash)
@@ -232,15 +302,18 @@ func (m *MemoryStore) Resume(ctx context.Context, max int, exclude []string) (do
 			return st, m.db.connError(ctx, err)
 		}
 		st.Anchored = cp.Anchored(h, err == nil)
-		if st.Coverage, err = coverage(ctx, conn, cp); err != nil {
+		if st.Coverage, sealNext, err = coverage(ctx, conn, cp); err != nil {
 			return st, m.db.connError(ctx, err)
 		}
 	}
 	since := int64(0)
 	if st.Checkpoint != nil {
 		since = st.Checkpoint.LastEventID
-		if st.Coverage == domain.Sealed {
-			since++ // the seal is part of the checkpoint, not an event since
+		if sealNext {
+			// The event right after the head claims to seal the
+			// checkpoint: it is part of the checkpoint, not an event
+			// since, whether or not it matches.
+			since++
 		}
 	}
 	where := "id > ?"
@@ -272,9 +345,11 @@ func (m *MemoryStore) Resume(ctx context.Context, max int, exclude []string) (do
 }
 
 // coverage finds the event that seals cp (normally the one right after its
-// head, found by its id; else any event claiming to seal it), and whether
-// an earlier checkpoint was sealed, and lets the domain decide.
-func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain.Coverage, error) {
+// head, found by its id; else any event claiming to seal it), and whether a
+// marker or an earlier seal lies at or before its head, and lets the domain
+// decide. next reports whether the event right after the head claims to
+// seal cp.
+func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (cov domain.Coverage, next bool, err error) {
 	const cols = "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "
 	var seal *domain.Event
 	scan := func(r *sql.Rows) error {
@@ -288,27 +363,27 @@ func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (domain
 		return nil
 	}
 	if err := queryOn(ctx, conn, scan, cols+"id = ?", cp.LastEventID+1); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if seal != nil {
-		return cp.Coverage(seal, false), nil
+		return cp.Coverage(seal, false), true, nil
 	}
 	prefix := domain.SealPrefix(cp.ID)
 	if err := queryOn(ctx, conn, scan, cols+"kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1", domain.SealKind, len(prefix), prefix); err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	var before bool
+	var ours bool
 	if seal == nil {
-		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_events WHERE kind = ? AND content LIKE ? AND id <= ?)",
-			domain.SealKind, anySealPattern, cp.LastEventID).Scan(&before); err != nil {
-			return 0, err
+		if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_events WHERE kind = ? AND (content LIKE ? OR content = ?) AND id <= ?)",
+			domain.SealKind, anySealPattern, domain.SealMarkerContent, cp.LastEventID).Scan(&ours); err != nil {
+			return 0, false, err
 		}
 	}
-	return cp.Coverage(seal, before), nil
+	return cp.Coverage(seal, ours), false, nil
 }
 
 // anySealPattern is a LIKE pattern that finds the seals of all
-// checkpoints (domain.IsSeal, in SQL).
+// checkpoints ([domain.SealID], in SQL).
 const anySealPattern = domain.SealLead + "%" + domain.SealMark + "%"
 
 // queryOn runs a query on one connection and scans every row.

@@ -80,7 +80,7 @@ func mustCheckpoint(t *testing.T, s *testDB, summary string) domain.Checkpoint {
 func verifyStore(t *testing.T, s *testDB) domain.VerifyResult {
 	t.Helper()
 	v := domain.NewChainVerifier()
-	n, err := s.Events(context.Background(), v.Add)
+	n, err := s.Events(context.Background(), v.Checkpoint, v.Add)
 	require.NoError(t, err)
 	return v.Result(n)
 }
@@ -125,7 +125,7 @@ func TestAppendBuildsOneLinearChain(t *testing.T) {
 	assert.Equal(t, events[1].Hash, events[2].PrevHash)
 
 	var read []domain.Event
-	_, err := s.Events(context.Background(), func(e domain.Event) bool { read = append(read, e); return true })
+	_, err := s.Events(context.Background(), nil, func(e domain.Event) bool { read = append(read, e); return true })
 	require.NoError(t, err)
 	assert.Equal(t, events, read, "rows read back equal the events appended, field for field")
 }
@@ -141,7 +141,7 @@ func TestEventsCountsEveryRowAfterTheWalkStops(t *testing.T) {
 	s, _ := mustOpenMemory(t)
 	mustAppendN(t, s, 5)
 	calls := 0
-	n, err := s.Events(context.Background(), func(domain.Event) bool { calls++; return calls < 2 })
+	n, err := s.Events(context.Background(), nil, func(domain.Event) bool { calls++; return calls < 2 })
 	require.NoError(t, err)
 	assert.Equal(t, int64(5), n)
 	assert.Equal(t, 2, calls)
@@ -176,12 +176,17 @@ func TestCheckpointRecordsTheHead(t *testing.T) {
 	empty := mustCheckpoint(t, s, "  nothing yet \n")
 	st, err := s.Resume(context.Background(), 10, nil)
 	require.NoError(t, err)
-	assert.Equal(t, domain.ResumeState{Checkpoint: &empty, Anchored: true, Coverage: domain.Sealed}, st, "a checkpoint on the empty chain is anchored to Genesis, and sealed by event 1")
+	assert.Equal(t, domain.ResumeState{Checkpoint: &empty, Anchored: true, Coverage: domain.Sealed}, st, "a checkpoint on the empty chain is anchored to the marker, event 1, and sealed by event 2")
 	events := mustAppendN(t, s, 2)
 	second := mustCheckpoint(t, s, "two in")
-	assert.Equal(t, domain.Checkpoint{ID: 1, TS: memTS, Session: memSession, Summary: "nothing yet", LastEventID: 0, HeadHash: domain.Genesis}, empty)
-	assert.Equal(t, domain.Checkpoint{ID: 2, TS: memTS, Session: memSession, Summary: "two in", LastEventID: events[1].ID, HeadHash: events[1].Hash}, second)
-	assert.Equal(t, int64(3), events[1].ID, "event 1 is the first checkpoint's seal")
+	var marker domain.Event
+	_, err = s.Events(context.Background(), nil, func(e domain.Event) bool { marker = e; return false })
+	require.NoError(t, err)
+	assert.True(t, domain.IsSealMarker(marker))
+	assert.Equal(t, domain.Checkpoint{ID: 1, TS: memTS, Session: memSession, Summary: "nothing yet", LastEventID: 1, HeadHash: marker.Hash}, empty)
+	assert.Equal(t, domain.Checkpoint{ID: 2, TS: memTS, Session: memSession, Summary: "two in", LastEventID: events[1].ID, HeadHash: events[1].Hash}, second,
+		"the second is anchored to the head, no marker: the first was sealed")
+	assert.Equal(t, int64(4), events[1].ID, "events 1 and 2 are the marker and the first checkpoint's seal")
 
 	_, err = s.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "\u2028 ")
@@ -311,19 +316,27 @@ func TestTamperedFileBreaksTheChain(t *testing.T) {
 
 // TestTamperingTheAnchorIsCaughtByTheCheckpoint covers edits that leave a
 // consistent chain behind: only the checkpoint, anchored to the head hash it
-// saw, can tell. An attacker who rewrites the checkpoint too goes unnoticed;
-// that is what tamper-evident, not tamper-proof, means.
+// saw and sealed by the event after it, can tell. An attacker who rewrites
+// the checkpoint and its seal too goes unnoticed (only a head hash kept
+// elsewhere can tell); that is what tamper-evident, not tamper-proof, means.
 func TestTamperingTheAnchorIsCaughtByTheCheckpoint(t *testing.T) {
 	t.Parallel()
-	rehashFrom := func(t *testing.T, path string, events []domain.Event, from int64, content string) {
+	// The attacker knows the rule: rebuild every event from `from` on,
+	// the checkpoint's seal included when reseal is set.
+	rehashFrom := func(t *testing.T, path string, events []domain.Event, cp domain.Checkpoint, from int64, content string, reseal bool) {
 		t.Helper()
-		// The attacker knows the rule: rebuild every event from `from` on.
 		var stmts []string
 		headID, headHash := from-1, events[from-2].Hash
 		for _, e := range events[from-1:] {
 			c := e.Content
 			if e.ID == from {
 				c = content
+			}
+			if reseal && domain.IsSealOf(e, cp.ID) {
+				moved := cp
+				moved.HeadHash = headHash
+				c = moved.SealContent()
+				stmts = append(stmts, "UPDATE memory_checkpoints SET head_hash = '"+headHash+"'")
 			}
 			ne, err := domain.NewEvent(headID, headHash, e.TS, e.Session, e.Kind, c)
 			require.NoError(t, err)
@@ -335,40 +348,45 @@ func TestTamperingTheAnchorIsCaughtByTheCheckpoint(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		edit     func(t *testing.T, path string, events []domain.Event)
+		edit     func(t *testing.T, path string, events []domain.Event, cp domain.Checkpoint)
 		anchored bool
 		chainOK  bool
+		says     string
 	}{
-		{"untouched", func(*testing.T, string, []domain.Event) {}, true, true},
-		{"chain rewritten with valid hashes", func(t *testing.T, path string, events []domain.Event) {
-			rehashFrom(t, path, events, 2, "forged")
-		}, false, true},
-		{"newest events deleted, the anchor with them", func(t *testing.T, path string, _ []domain.Event) {
-			tamper(t, path, "DELETE FROM memory_events WHERE id >= 3")
-		}, false, true},
-		{"checkpoint head_hash altered", func(t *testing.T, path string, _ []domain.Event) {
+		{"untouched", func(*testing.T, string, []domain.Event, domain.Checkpoint) {}, true, true, ""},
+		{"chain rewritten with valid hashes", func(t *testing.T, path string, events []domain.Event, cp domain.Checkpoint) {
+			rehashFrom(t, path, events, cp, 2, "forged", false)
+		}, false, false, "no longer has the hash it recorded"},
+		{"newest events deleted, the anchor with them", func(t *testing.T, path string, _ []domain.Event, _ domain.Checkpoint) {
+			tamper(t, path, "DELETE FROM memory_events WHERE id >= 4")
+		}, false, false, "past the chain's last event"},
+		{"checkpoint head_hash altered", func(t *testing.T, path string, _ []domain.Event, _ domain.Checkpoint) {
 			tamper(t, path, "UPDATE memory_checkpoints SET head_hash = '"+domain.Genesis+"'")
-		}, false, true},
-		{"chain and checkpoint rewritten together go unnoticed", func(t *testing.T, path string, events []domain.Event) {
-			rehashFrom(t, path, events, 2, "forged")
-			tamper(t, path, "UPDATE memory_checkpoints SET head_hash = (SELECT hash FROM memory_events WHERE id = 3)")
-		}, true, true},
+		}, false, false, "no longer has the hash it recorded"},
+		{"chain and checkpoint rewritten, the seal not", func(t *testing.T, path string, events []domain.Event, cp domain.Checkpoint) {
+			rehashFrom(t, path, events, cp, 2, "forged", false)
+			tamper(t, path, "UPDATE memory_checkpoints SET head_hash = (SELECT hash FROM memory_events WHERE id = 4)")
+		}, true, false, "does not match its seal"},
+		{"chain, checkpoint and seal rewritten together go unnoticed", func(t *testing.T, path string, events []domain.Event, cp domain.Checkpoint) {
+			rehashFrom(t, path, events, cp, 2, "forged", true)
+		}, true, true, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			s, path := mustOpenMemory(t)
 			mustAppendN(t, s, 3)
-			mustCheckpoint(t, s, "three in") // sealed by event 4
-			mustAppend(t, s, "note", "event 5")
+			cp := mustCheckpoint(t, s, "three in") // anchored to the marker, event 4; sealed by event 5
+			mustAppend(t, s, "note", "event 6")
 			var events []domain.Event
-			_, err := s.Events(context.Background(), func(e domain.Event) bool { events = append(events, e); return true })
+			_, err := s.Events(context.Background(), nil, func(e domain.Event) bool { events = append(events, e); return true })
 			require.NoError(t, err)
-			require.Len(t, events, 5)
-			c.edit(t, path, events)
+			require.Len(t, events, 6)
+			c.edit(t, path, events, cp)
 
 			r := verifyStore(t, s)
 			assert.Equal(t, c.chainOK, r.OK, r.JSON())
+			assert.Contains(t, r.Reason, c.says)
 			st, err := s.Resume(context.Background(), 10, nil)
 			require.NoError(t, err)
 			require.NotNil(t, st.Checkpoint)

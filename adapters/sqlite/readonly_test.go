@@ -100,7 +100,7 @@ func exercise(t *testing.T, s *testDB) []string {
 	memory, err := s.Available(ctx)
 	require.NoError(t, err)
 	if memory {
-		_, err = s.Events(ctx, func(domain.Event) bool { return true })
+		_, err = s.Events(ctx, nil, func(domain.Event) bool { return true })
 		assert.NoError(t, err)
 		_, err = s.Resume(ctx, 10, nil)
 		assert.NoError(t, err)
@@ -192,11 +192,11 @@ func TestReadOnlySharesALiveWriterFiles(t *testing.T) {
 	before := stateOf(t, path)
 
 	reader := mustOpenWith(t, path, sqlite.Options{ReadOnly: true})
-	n, err := reader.Events(ctx, func(domain.Event) bool { return true })
+	n, err := reader.Events(ctx, nil, func(domain.Event) bool { return true })
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), n, "committed events still in the -wal file are read")
 	mustAppend(t, writer, "note", "written while the reader is open")
-	n, err = reader.Events(ctx, func(domain.Event) bool { return true })
+	n, err = reader.Events(ctx, nil, func(domain.Event) bool { return true })
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), n, "a live writer's new commits are seen: the file is read with locking")
 	require.NoError(t, reader.Close())

@@ -18,7 +18,9 @@ The check is verify_chain's, audited like a tool call.
 
   --json                    verify_chain's own object:
                             {"ok": true, "events": N, "head_id": ID, "head_hash": HASH}
-                            plus "break_at_id" and "reason" when broken
+                            plus "checkpoints" and "sealed" when there are
+                            checkpoints, "checkpoint_id" when one of them
+                            breaks it, "break_at_id" and "reason" when broken
 `,
 	run: runVerify,
 	use: func(Config) dbUse { return dbUse{needs: memoryTables} },
@@ -32,6 +34,11 @@ type verifyJSON struct {
 	HeadHash string `json:"head_hash"`
 	BreakAt  int64  `json:"break_at_id"`
 	Reason   string `json:"reason"`
+	// Checkpoints, Sealed and CheckpointID: how many checkpoints were
+	// checked, how many the chain covers, the one that broke it.
+	Checkpoints  int64 `json:"checkpoints"`
+	Sealed       int64 `json:"sealed"`
+	CheckpointID int64 `json:"checkpoint_id"`
 }
 
 func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
@@ -55,7 +62,10 @@ func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.W
 	if cfg.CLI.JSON {
 		_, err = fmt.Fprintln(stdout, res.Text)
 	} else if v.OK {
-		_, err = fmt.Fprintf(stdout, "chain ok: %d events, head #%d %s\n", v.Events, v.HeadID, v.HeadHash)
+		_, err = fmt.Fprintf(stdout, "chain ok: %d events, head #%d %s%s\n", v.Events, v.HeadID, v.HeadHash, checkpointsNote(v))
+	} else if v.BreakAt == 0 {
+		_, err = fmt.Fprintf(stdout, "chain BROKEN: %s\n%d events, head #%d %s%s\n",
+			v.Reason, v.Events, v.HeadID, v.HeadHash, checkpointsNote(v))
 	} else {
 		_, err = fmt.Fprintf(stdout, "chain BROKEN at event #%d: %s\n%d events; the last good one is #%d %s\n",
 			v.BreakAt, v.Reason, v.Events, v.HeadID, v.HeadHash)
@@ -67,6 +77,18 @@ func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.W
 		return exitStatus(1)
 	}
 	return nil
+}
+
+// checkpointsNote says how many checkpoints the chain covers.
+func checkpointsNote(v verifyJSON) string {
+	if v.Checkpoints == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("; %d checkpoints, %d sealed", v.Checkpoints, v.Sealed)
+	if n := v.Checkpoints - v.Sealed; n > 0 && v.OK {
+		note += fmt.Sprintf(" (%d written by the reference implementation or an older server: no hash covers their summaries)", n)
+	}
+	return note
 }
 
 var resumeCommand = &command{

@@ -206,6 +206,9 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	}
 	w.Deps = deps
 	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log})
+	// Closed first: it writes the audit rows still owed (app/owed.go)
+	// while the stores are open.
+	w.closers = append(w.closers, w.Service.Close)
 	return nil
 }
 

@@ -184,7 +184,7 @@ func (w *fuzzWorld) verifyChain(t *testing.T) domain.VerifyResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	v := domain.NewChainVerifier()
-	total, err := w.env.Memory.Events(ctx, v.Add)
+	total, err := w.env.Memory.Events(ctx, nil, v.Add)
 	require.NoError(t, err, "the chain must be readable")
 	return v.Result(total)
 }

@@ -150,7 +150,7 @@ func BenchmarkVerifyChain1M(b *testing.B) {
 	})
 	b.Run("store_walk", func(b *testing.B) {
 		for b.Loop() {
-			n, err := env.Memory.Events(context.Background(), func(domain.Event) bool { return true })
+			n, err := env.Memory.Events(context.Background(), nil, func(domain.Event) bool { return true })
 			require.NoError(b, err)
 			require.Equal(b, int64(chainEvents), n)
 		}
@@ -159,7 +159,7 @@ func BenchmarkVerifyChain1M(b *testing.B) {
 	b.Run("store_verify", func(b *testing.B) {
 		for b.Loop() {
 			v := domain.NewChainVerifier()
-			n, err := env.Memory.Events(context.Background(), v.Add)
+			n, err := env.Memory.Events(context.Background(), nil, v.Add)
 			require.NoError(b, err)
 			if r := v.Result(n); !r.OK || n != chainEvents {
 				b.Fatalf("store verify: %s", r.JSON())

@@ -43,7 +43,7 @@ func TestMemoryStore(t *testing.T, open func(t *testing.T) ports.MemoryStore) {
 	all := func(t *testing.T, m ports.MemoryStore) []domain.Event {
 		t.Helper()
 		var out []domain.Event
-		n, err := m.Events(ctx, func(e domain.Event) bool { out = append(out, e); return true })
+		n, err := m.Events(ctx, nil, func(e domain.Event) bool { out = append(out, e); return true })
 		require.NoError(t, err)
 		require.Equal(t, int64(len(out)), n)
 		return out
@@ -79,7 +79,7 @@ func TestMemoryStore(t *testing.T, open func(t *testing.T) ports.MemoryStore) {
 			assert.Equal(t, events[i-1].Hash, events[i].PrevHash)
 		}
 		v := domain.NewChainVerifier()
-		n, err := m.Events(ctx, v.Add)
+		n, err := m.Events(ctx, nil, v.Add)
 		require.NoError(t, err)
 		assert.True(t, v.Result(n).OK)
 	})
@@ -100,7 +100,7 @@ func TestMemoryStore(t *testing.T, open func(t *testing.T) ports.MemoryStore) {
 			appendOne(t, m, "note", fmt.Sprint(i))
 		}
 		seen := 0
-		n, err := m.Events(ctx, func(domain.Event) bool { seen++; return seen < 2 })
+		n, err := m.Events(ctx, nil, func(domain.Event) bool { seen++; return seen < 2 })
 		require.NoError(t, err)
 		assert.Equal(t, 2, seen)
 		assert.Equal(t, int64(5), n)
@@ -111,10 +111,11 @@ func TestMemoryStore(t *testing.T, open func(t *testing.T) ports.MemoryStore) {
 		appendOne(t, m, "note", "two")
 		c := checkpoint(t, m, "explored")
 		assert.Equal(t, int64(1), c.ID)
-		assert.Equal(t, int64(2), c.LastEventID)
+		assert.Equal(t, int64(3), c.LastEventID, "the first checkpoint is anchored to the marker")
 		events := all(t, m)
-		require.Len(t, events, 3)
-		assert.True(t, domain.IsSealOf(events[2], c.ID), "the seal follows the checkpoint's head")
+		require.Len(t, events, 4)
+		assert.True(t, domain.IsSealMarker(events[2]), "the marker comes first")
+		assert.True(t, domain.IsSealOf(events[3], c.ID), "the seal follows the checkpoint's head")
 		appendOne(t, m, "note", "three")
 		appendOne(t, m, "decision", "four")
 		appendOne(t, m, "note", "five")
@@ -137,6 +138,25 @@ func TestMemoryStore(t *testing.T, open func(t *testing.T) ports.MemoryStore) {
 		require.NoError(t, err)
 		assert.Equal(t, 1, st.Total)
 		assert.Equal(t, []string{"four"}, contents(st.Events))
+	})
+	t.Run("only the first checkpoint gets a marker, and Events shows them all", func(t *testing.T) {
+		m := open(t)
+		appendOne(t, m, "note", "one")
+		first := checkpoint(t, m, "first")
+		second := checkpoint(t, m, "second")
+		appendOne(t, m, "note", "two")
+		third := checkpoint(t, m, "third")
+		assert.Equal(t, first.LastEventID+1, second.LastEventID, "anchored to the first one's seal: no second marker")
+		assert.Equal(t, second.LastEventID+2, third.LastEventID)
+		v := domain.NewChainVerifier()
+		var seen []int64
+		n, err := m.Events(ctx, func(c domain.Checkpoint) { seen = append(seen, c.ID); v.Checkpoint(c) }, v.Add)
+		require.NoError(t, err)
+		assert.Equal(t, []int64{1, 2, 3}, seen, "every checkpoint, in id order")
+		r := v.Result(n)
+		assert.True(t, r.OK, r.Reason)
+		assert.Equal(t, int64(3), r.Sealed)
+		assert.Equal(t, int64(6), n, "one, the marker, two seals, two, a seal")
 	})
 	t.Run("concurrent appends form one chain", func(t *testing.T) {
 		m := open(t)

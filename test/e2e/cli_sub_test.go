@@ -96,7 +96,7 @@ func TestCLISubWhileServing(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(mustCall(t, cs, "verify_chain", nil)), &chain))
 	out := runBinary(t, nil, "verify", "--db", db)
 	require.Equal(t, 0, out.code, out.stderr)
-	assert.Equal(t, fmt.Sprintf("chain ok: %d events, head #%d %s\n", chain.Events, chain.HeadID, chain.Hash), out.stdout,
+	assert.Equal(t, fmt.Sprintf("chain ok: %d events, head #%d %s; 1 checkpoints, 1 sealed\n", chain.Events, chain.HeadID, chain.Hash), out.stdout,
 		"the server's verify_chain, in words")
 
 	out = runBinary(t, nil, "resume", "--db", db)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
@@ -90,13 +91,14 @@ func TestFaultKillDuringWriteTransaction(t *testing.T) {
 	assert.True(t, chain.OK, "chain broken at %d: %s", chain.BreakAt, chain.Reason)
 	ids, stored := storedEvents(t, survivor)
 	assertContiguous(t, ids)
-	require.Len(t, ids, 6, "five events and the checkpoint's seal")
+	require.Len(t, ids, 7, "five events, the marker and the checkpoint's seal")
 	assert.Equal(t, "before the kill 4", stored[5])
-	assert.Regexp(t, `^checkpoint 1 sealed: sha256 `, stored[6])
+	assert.Equal(t, domain.SealMarkerContent, stored[6])
+	assert.Regexp(t, `^checkpoint 1 sealed: sha256 `, stored[7])
 	assert.Contains(t, mustCall(t, survivor, "get_resume_context", nil), "acked rows and five events")
 	assert.Equal(t, "ok: 1 rows affected (last_insert_rowid=4)",
 		mustCall(t, survivor, "write_query", map[string]any{"query": "INSERT INTO acked VALUES (4)"}))
-	assert.Regexp(t, `^ok: event 7 appended`, mustCall(t, survivor, "append_event", map[string]any{"content": "after the kill"}))
+	assert.Regexp(t, `^ok: event 8 appended`, mustCall(t, survivor, "append_event", map[string]any{"content": "after the kill"}))
 	require.NoError(t, survivor.Close())
 	assert.Equal(t, "ok", integrityCheck(t, db))
 }

@@ -122,7 +122,7 @@ func TestFaultLockedBeyondBusyTimeout(t *testing.T) {
 			for _, c := range lockedCalls {
 				mustCall(t, cs, c.tool, c.args)
 			}
-			assertChainWithoutGap(t, cs, 3) // the event, the checkpoint's seal
+			assertChainWithoutGap(t, cs, 4) // the event, the marker, the checkpoint's seal
 			assert.Equal(t, "n\n2\n3\n4\n99\n# 4 rows", mustCall(t, cs, "read_query", map[string]any{"query": "SELECT n FROM notes ORDER BY n"}))
 		})
 	}

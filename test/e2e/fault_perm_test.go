@@ -85,7 +85,7 @@ func TestFaultFolderBecomesReadOnly(t *testing.T) {
 	assert.Empty(t, partials(snaps))
 	assertSnapshotsSound(t, snaps)
 
-	assertChainWithoutGap(t, cs, 4) // three events and the checkpoint's seal
+	assertChainWithoutGap(t, cs, 5) // three events, the marker and the checkpoint's seal
 	assert.Equal(t, "body\nc\nd\ne\nwritten in a read-only folder\n# 4 rows",
 		mustCall(t, cs, "read_query", map[string]any{"query": "SELECT body FROM notes ORDER BY id"}))
 	require.NoError(t, cs.Close())

@@ -87,13 +87,13 @@ func TestEveryToolOverStdio(t *testing.T) {
 		mustCall(t, cs, "append_event", map[string]any{"content": "schema for notes created", "kind": "decision"}))
 	assert.Regexp(t, `^ok: event 2 appended \(hash [0-9a-f]{12}\.\.\.\)$`,
 		mustCall(t, cs, "append_event", map[string]any{"content": "three notes seeded"}))
-	assert.Equal(t, "ok: checkpoint 1 written at event 2",
+	assert.Equal(t, "ok: checkpoint 1 written at event 3",
 		mustCall(t, cs, "checkpoint", map[string]any{"summary": "notes table ready;\nnext: clean up alpha"}))
 	mustCall(t, cs, "append_event", map[string]any{"content": "after the checkpoint", "kind": "todo"})
 	resume := mustCall(t, cs, "get_resume_context", nil)
-	assert.Regexp(t, `^# checkpoint 1 \| \S+ \| session \S+ \| at event 2\nnotes table ready;\nnext: clean up alpha\n`+
-		`# sealed in the chain by event 3: the chain's hashes cover this summary\n\n`+
-		`# 1 events since checkpoint \| chain ok \(4 events\)\nid,ts,kind,content\n4,\S+,todo,after the checkpoint$`, resume)
+	assert.Regexp(t, `^# checkpoint 1 \| \S+ \| session \S+ \| at event 3\nnotes table ready;\nnext: clean up alpha\n`+
+		`# sealed in the chain by event 4: the chain's hashes cover this summary\n\n`+
+		`# 1 events since checkpoint \| chain ok \(5 events\)\nid,ts,kind,content\n5,\S+,todo,after the checkpoint$`, resume)
 
 	var chain struct {
 		OK       bool   `json:"ok"`
@@ -103,8 +103,8 @@ func TestEveryToolOverStdio(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(mustCall(t, cs, "verify_chain", nil)), &chain))
 	assert.True(t, chain.OK)
-	assert.Equal(t, 4, chain.Events, "three events and the checkpoint's seal")
-	assert.Equal(t, 4, chain.HeadID)
+	assert.Equal(t, 5, chain.Events, "three events, the marker before the first checkpoint and its seal")
+	assert.Equal(t, 5, chain.HeadID)
 	assert.Len(t, chain.HeadHash, 64)
 
 	out := mustCall(t, cs, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 1", "reason": "alpha was a test row"})

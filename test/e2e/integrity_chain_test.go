@@ -13,10 +13,11 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// integritySeal is the content of a checkpoint's seal event.
-var integritySeal = regexp.MustCompile(`^checkpoint \d+ sealed: sha256 [0-9a-f]{64}$`)
+// integritySeal is the content of a checkpoint's seal event, or of the
+// marker before the first checkpoint: the events the server writes itself.
+var integritySeal = regexp.MustCompile(`^(checkpoint \d+ sealed: sha256 [0-9a-f]{64}|` + regexp.QuoteMeta(domain.SealMarkerContent) + `)$`)
 
-// integritySeals counts the seal events among stored contents.
+// integritySeals counts the seal and marker events among stored contents.
 func integritySeals(contents map[int]string) int {
 	n := 0
 	for _, c := range contents {
@@ -109,10 +110,10 @@ func TestIntegrityChainSaysExactlyWhatItProves(t *testing.T) {
 	mustCall(t, cs, "checkpoint", map[string]any{"summary": "plan A: keep the schema; next: add an index"})
 	mustCall(t, cs, "append_event", map[string]any{"content": "added the index"})
 	out := mustCall(t, cs, "get_resume_context", nil)
-	assert.Contains(t, out, "\n# sealed in the chain by event 4: the chain's hashes cover this summary\n")
-	assert.Contains(t, out, "# 1 events since checkpoint | chain ok (5 events)")
+	assert.Contains(t, out, "\n# sealed in the chain by event 5: the chain's hashes cover this summary\n")
+	assert.Contains(t, out, "# 1 events since checkpoint | chain ok (6 events)")
 	kept := integrityHead(t, mustCall(t, cs, "verify_chain", nil))
-	assert.Contains(t, mustCall(t, cs, "verify_chain", map[string]any{"expected_head": kept}), `"ok": true, "events": 5, "head_id": 5, "head_hash": "`+kept+`", "expected_head_id": 5}`)
+	assert.Contains(t, mustCall(t, cs, "verify_chain", map[string]any{"expected_head": kept}), `"ok": true, "events": 6, "head_id": 6, "head_hash": "`+kept+`", "expected_head_id": 6, "checkpoints": 1, "sealed": 1}`)
 
 	bad := mustFail(t, cs, "verify_chain", map[string]any{"expected_head": kept[:12]})
 	assert.Contains(t, bad, "64 hex digits")
@@ -126,6 +127,11 @@ func TestIntegrityChainSaysExactlyWhatItProves(t *testing.T) {
 	out = mustCall(t, cs, "get_resume_context", nil)
 	assert.Contains(t, out, "plan B")
 	assert.Contains(t, out, "# WARNING: this checkpoint does not match its seal")
+	assert.Contains(t, out, "| chain BROKEN: checkpoint 1 does not match its seal (event 5)")
+	assert.Contains(t, mustCall(t, cs, "verify_chain", nil), `"ok": false, "events": 6, "head_id": 6, "head_hash": "`+kept+`", "checkpoints": 1, "sealed": 0, "checkpoint_id": 1, "break_at_id": 0`)
+	cli := runBinary(t, nil, "verify", "--db", db)
+	assert.Equal(t, 1, cli.code, cli.stderr)
+	assert.True(t, strings.HasPrefix(cli.stdout, "chain BROKEN: checkpoint 1 does not match its seal (event 5)"), cli.stdout)
 	require.NoError(t, cs.Close())
 
 	// 2. Summary, seal and every hash after it recomputed: the file is
@@ -133,7 +139,7 @@ func TestIntegrityChainSaysExactlyWhatItProves(t *testing.T) {
 	integrityRewrite(t, db, "plan B: drop the schema", true)
 	cs = start(t, db).Session
 	out = mustCall(t, cs, "get_resume_context", nil)
-	assert.Contains(t, out, "# sealed in the chain by event 4", "a full rewrite is consistent in itself")
+	assert.Contains(t, out, "# sealed in the chain by event 5", "a full rewrite is consistent in itself")
 	v := mustCall(t, cs, "verify_chain", nil)
 	assert.True(t, strings.HasPrefix(v, `{"ok": true,`), v)
 	assert.NotEqual(t, kept, integrityHead(t, v))

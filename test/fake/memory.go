@@ -23,7 +23,7 @@ type Memory struct {
 	// Log receives the audit entries the appends seal.
 	Log *AuditLog
 	// EventsFn, when set, answers Events instead (to play a slow walk).
-	EventsFn func(ctx context.Context, fn func(domain.Event) bool) (int64, error)
+	EventsFn func(ctx context.Context, checkpoint func(domain.Checkpoint), fn func(domain.Event) bool) (int64, error)
 
 	mu sync.Mutex
 }
@@ -55,7 +55,8 @@ func (m *Memory) Append(ctx context.Context, next func(int64, string) (domain.Ev
 }
 
 // Checkpoint lets next build the checkpoint from the head, numbers it,
-// keeps it and appends its seal.
+// keeps it and appends its seal; like the SQLite store, it anchors it to a
+// marker first when the latest checkpoint is not followed by its seal.
 func (m *Memory) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error), audit ports.AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -67,6 +68,13 @@ func (m *Memory) Checkpoint(ctx context.Context, next func(int64, string) (domai
 		return domain.Checkpoint{}, err
 	}
 	c.ID = int64(len(m.Checkpoints)) + 1
+	if m.needsMarker() {
+		var marker domain.Event
+		if marker, c, err = c.WithSealMarker(); err != nil {
+			return domain.Checkpoint{}, err
+		}
+		m.Chain = append(m.Chain, marker)
+	}
 	s, err := domain.NewSeal(c)
 	if err != nil {
 		return domain.Checkpoint{}, err
@@ -77,16 +85,37 @@ func (m *Memory) Checkpoint(ctx context.Context, next func(int64, string) (domai
 	return c, nil
 }
 
-// Events walks the chain in id order.
-func (m *Memory) Events(ctx context.Context, fn func(domain.Event) bool) (int64, error) {
+func (m *Memory) needsMarker() bool {
+	n := len(m.Checkpoints)
+	if n == 0 {
+		return true
+	}
+	last := m.Checkpoints[n-1]
+	for _, e := range m.Chain {
+		if e.ID == last.LastEventID+1 {
+			return !domain.IsSealOf(e, last.ID)
+		}
+	}
+	return true
+}
+
+// Events walks the checkpoints, then the chain, in id order.
+func (m *Memory) Events(ctx context.Context, checkpoint func(domain.Checkpoint), fn func(domain.Event) bool) (int64, error) {
 	if m.EventsFn != nil {
-		return m.EventsFn(ctx, fn)
+		return m.EventsFn(ctx, checkpoint, fn)
 	}
 	m.mu.Lock()
 	events := slices.Clone(m.Chain)
+	cps := slices.Clone(m.Checkpoints)
 	m.mu.Unlock()
 	if err := m.check(ctx); err != nil {
 		return 0, err
+	}
+	if checkpoint != nil {
+		slices.SortStableFunc(cps, func(a, b domain.Checkpoint) int { return int(min(max(a.ID-b.ID, -1), 1)) })
+		for _, c := range cps {
+			checkpoint(c)
+		}
 	}
 	want := true
 	for _, e := range events {
@@ -114,8 +143,10 @@ func (m *Memory) Resume(ctx context.Context, max int, exclude []string) (domain.
 		st.Anchored = cp.Anchored(h, found)
 		st.Coverage = m.coverage(cp)
 		since = cp.LastEventID
-		if st.Coverage == domain.Sealed {
-			since++
+		for _, e := range m.Chain {
+			if e.ID == cp.LastEventID+1 && domain.IsSealOf(e, cp.ID) {
+				since++ // the seal, matching or not, is not an event since
+			}
 		}
 	}
 	var after []domain.Event
@@ -142,7 +173,8 @@ func (m *Memory) hashOf(id int64) (string, bool) {
 }
 
 // coverage finds cp's seal (the event after its head, else the first that
-// claims to seal it) and whether an earlier seal lies at or before its head.
+// claims to seal it) and whether a marker or an earlier seal lies at or
+// before its head.
 func (m *Memory) coverage(cp domain.Checkpoint) domain.Coverage {
 	var seal *domain.Event
 	for _, e := range m.Chain {
@@ -171,8 +203,8 @@ func (m *Memory) check(ctx context.Context) error {
 	return m.Err
 }
 
-// isSeal is the SQLite store's LIKE pattern for any seal, in Go.
+// isSeal is the SQLite store's test for any seal or the marker, in Go.
 func isSeal(e domain.Event) bool {
 	rest, ok := strings.CutPrefix(e.Content, domain.SealLead)
-	return e.Kind == domain.SealKind && ok && strings.Contains(rest, domain.SealMark)
+	return e.Kind == domain.SealKind && (ok && strings.Contains(rest, domain.SealMark) || e.Content == domain.SealMarkerContent)
 }

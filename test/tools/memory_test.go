@@ -115,36 +115,38 @@ func TestMemoryReferenceFlow(t *testing.T) {
 	assert.Equal(t, memAppended(e2), env.MustCall(t, "append_event", map[string]any{"content": "second event", "kind": "decision"}))
 
 	clock.set(t, "2026-09-13T10:11:14Z")
-	assert.Equal(t, "ok: checkpoint 1 written at event 2", env.MustCall(t, "checkpoint", map[string]any{"summary": "two events in, all good"}))
+	assert.Equal(t, "ok: checkpoint 1 written at event 3", env.MustCall(t, "checkpoint", map[string]any{"summary": "two events in, all good"}))
 
-	// The checkpoint is sealed into the chain by the event right after it.
+	// The first checkpoint is anchored to a marker after the head, and
+	// sealed into the chain by the event right after it.
+	marker := memEvent(t, e2, "2026-09-13T10:11:14Z", domain.SealKind, domain.SealMarkerContent)
 	seal, err := domain.NewSeal(domain.Checkpoint{ID: 1, TS: "2026-09-13T10:11:14Z", Session: memSession,
-		Summary: "two events in, all good", LastEventID: 2, HeadHash: e2.Hash})
+		Summary: "two events in, all good", LastEventID: 3, HeadHash: marker.Hash})
 	require.NoError(t, err)
-	assert.Equal(t, "kind,content,hash\ncheckpoint,"+seal.Content+","+seal.Hash+"\n# 1 rows",
-		env.MustCall(t, "read_query", map[string]any{"query": "SELECT kind, content, hash FROM memory_events WHERE id = 3"}))
+	assert.Equal(t, "kind,content,hash\ncheckpoint,"+marker.Content+","+marker.Hash+"\ncheckpoint,"+seal.Content+","+seal.Hash+"\n# 2 rows",
+		env.MustCall(t, "read_query", map[string]any{"query": "SELECT kind, content, hash FROM memory_events WHERE id >= 3 ORDER BY id"}))
 
 	clock.set(t, "2026-09-13T10:11:15Z")
-	e4 := memEvent(t, seal, "2026-09-13T10:11:15Z", "note", "after checkpoint")
-	assert.Equal(t, memAppended(e4), env.MustCall(t, "append_event", map[string]any{"content": "after checkpoint"}))
+	e5 := memEvent(t, seal, "2026-09-13T10:11:15Z", "note", "after checkpoint")
+	assert.Equal(t, memAppended(e5), env.MustCall(t, "append_event", map[string]any{"content": "after checkpoint"}))
 
-	assert.Equal(t, "# checkpoint 1 | 2026-09-13T10:11:14Z | session "+memSession+" | at event 2\n"+
+	assert.Equal(t, "# checkpoint 1 | 2026-09-13T10:11:14Z | session "+memSession+" | at event 3\n"+
 		"two events in, all good\n"+
-		"# sealed in the chain by event 3: the chain's hashes cover this summary\n\n"+
-		"# 1 events since checkpoint | chain ok (4 events)\n"+
+		"# sealed in the chain by event 4: the chain's hashes cover this summary\n\n"+
+		"# 1 events since checkpoint | chain ok (5 events)\n"+
 		"id,ts,kind,content\n"+
-		"4,2026-09-13T10:11:15Z,note,after checkpoint",
+		"5,2026-09-13T10:11:15Z,note,after checkpoint",
 		env.MustCall(t, "get_resume_context", nil))
-	assert.Equal(t, `{"ok": true, "events": 4, "head_id": 4, "head_hash": "`+e4.Hash+`"}`, env.MustCall(t, "verify_chain", nil))
+	assert.Equal(t, `{"ok": true, "events": 5, "head_id": 5, "head_hash": "`+e5.Hash+`", "checkpoints": 1, "sealed": 1}`, env.MustCall(t, "verify_chain", nil))
 
 	assert.Equal(t, "tool,rows,detail\n"+
 		`append_event,1,"{""event_id"": 1, ""kind"": ""note""}"`+"\n"+
 		`append_event,1,"{""event_id"": 2, ""kind"": ""decision""}"`+"\n"+
-		`checkpoint,1,"{""checkpoint_id"": 1, ""last_event_id"": 2}"`+"\n"+
-		`read_query,1,"{""limit"": 100, ""more_rows"": false}"`+"\n"+
-		`append_event,1,"{""event_id"": 4, ""kind"": ""note""}"`+"\n"+
+		`checkpoint,1,"{""checkpoint_id"": 1, ""last_event_id"": 3}"`+"\n"+
+		`read_query,2,"{""limit"": 100, ""more_rows"": false}"`+"\n"+
+		`append_event,1,"{""event_id"": 5, ""kind"": ""note""}"`+"\n"+
 		`get_resume_context,1,"{""checkpoint_id"": 1, ""chain_ok"": true, ""excluded"": [], ""dropped"": 0}"`+"\n"+
-		`verify_chain,4,"{""ok"": true}"`+"\n# 7 rows",
+		`verify_chain,5,"{""ok"": true}"`+"\n# 7 rows",
 		env.MustCall(t, "read_query", map[string]any{"query": "SELECT tool, rows, detail FROM query_log ORDER BY id"}))
 }
 
@@ -153,11 +155,11 @@ func TestMemoryOnEmptyDatabase(t *testing.T) {
 	env, _ := newMemEnv(t, 0)
 	assert.Equal(t, "# no checkpoint yet\n\n# 0 events | chain ok (0 events)", env.MustCall(t, "get_resume_context", nil))
 	assert.Equal(t, `{"ok": true, "events": 0, "head_id": 0, "head_hash": "`+domain.Genesis+`"}`, env.MustCall(t, "verify_chain", nil))
-	assert.Equal(t, "ok: checkpoint 1 written at event 0", env.MustCall(t, "checkpoint", map[string]any{"summary": "starting out"}))
-	assert.Equal(t, "# checkpoint 1 | 2026-09-13T10:11:12Z | session "+memSession+" | at event 0\nstarting out\n"+
-		"# sealed in the chain by event 1: the chain's hashes cover this summary\n\n"+
-		"# 0 events since checkpoint | chain ok (1 events)", env.MustCall(t, "get_resume_context", nil),
-		"a checkpoint on the empty chain is anchored to genesis: no warning")
+	assert.Equal(t, "ok: checkpoint 1 written at event 1", env.MustCall(t, "checkpoint", map[string]any{"summary": "starting out"}))
+	assert.Equal(t, "# checkpoint 1 | 2026-09-13T10:11:12Z | session "+memSession+" | at event 1\nstarting out\n"+
+		"# sealed in the chain by event 2: the chain's hashes cover this summary\n\n"+
+		"# 0 events since checkpoint | chain ok (2 events)", env.MustCall(t, "get_resume_context", nil),
+		"a checkpoint on the empty chain is anchored to the marker, event 1: no warning")
 }
 
 func TestAppendEventNormalisesLikeTheReference(t *testing.T) {
@@ -304,14 +306,14 @@ func TestResumeCutsALongCheckpointSummary(t *testing.T) {
 	assert.LessOrEqual(t, len(out), 600, out)
 	lines := strings.Split(out, "\n")
 	require.Len(t, lines, 10, out)
-	assert.Equal(t, "# checkpoint 1 | 2026-09-13T10:11:12Z | session "+memSession+" | at event 0", lines[0])
+	assert.Equal(t, "# checkpoint 1 | 2026-09-13T10:11:12Z | session "+memSession+" | at event 1", lines[0], "anchored to the marker")
 	shown := lines[1]
 	assert.True(t, strings.HasPrefix(summary, shown) && utf8.ValidString(shown) && len(shown) < len(summary), "a prefix cut at a code point: %q", shown)
 	assert.Equal(t, fmt.Sprintf("# checkpoint summary cut to %d of %d chars; read it with read_query on memory_checkpoints (id 1)",
 		utf8.RuneCountInString(shown), utf8.RuneCountInString(summary)), lines[2])
-	assert.Equal(t, []string{"# sealed in the chain by event 1: the chain's hashes cover this summary", "",
-		"# 3 events since checkpoint, showing the most recent 2 | chain ok (4 events)", "id,ts,kind,content",
-		"3,2026-09-13T10:11:12Z,note,after 2", "4,2026-09-13T10:11:12Z,note,after 3",
+	assert.Equal(t, []string{"# sealed in the chain by event 2: the chain's hashes cover this summary", "",
+		"# 3 events since checkpoint, showing the most recent 2 | chain ok (5 events)", "id,ts,kind,content",
+		"4,2026-09-13T10:11:12Z,note,after 2", "5,2026-09-13T10:11:12Z,note,after 3",
 		"# 1 older events dropped to fit 600 bytes; read them with read_query on memory_events"},
 		lines[3:], "the summary does not starve the events")
 	assert.Equal(t, "length(summary)\n1053\n# 1 rows",
