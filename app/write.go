@@ -49,14 +49,20 @@ func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix str
 }
 
 // DestructiveQuery runs DELETE, DROP, ALTER or CREATE TRIGGER after taking a
-// snapshot. The statement is compiled first, so a syntax, policy or
-// missing-object error costs no snapshot; if the snapshot cannot be written
-// the statement does not run.
+// snapshot. Before the snapshot it decides whether there is anything to
+// snapshot: the statement is compiled (a syntax, policy or missing-object
+// error costs nothing), a statement SQLite calls read-only runs without a
+// snapshot, and any other is measured in a dry run that is rolled back, so
+// a check that refuses it only while it runs refuses it here. A person is
+// then asked, when the settings say so, with what the dry run measured
+// (confirm.go); if the snapshot cannot be written the statement does not
+// run.
 //
-// The snapshot is the server's own work, as long as the file is big, not the
-// agent's: it is not cut short by the query deadline (a large database
-// could then never be changed), only by the client cancelling or the server
-// shutting down. The statement then runs under a full deadline of its own.
+// The snapshot and the wait for a person are the server's own work, not
+// the agent's: they are not cut short by the query deadline (a large
+// database could then never be changed), only by the client cancelling,
+// --confirm-wait, or the server shutting down. The statement then runs
+// under a full deadline of its own.
 func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (string, error) {
 	call := ctx
 	return s.run(ctx, domain.ToolDestructiveQuery, func(ctx context.Context, sp *span) (string, error) {
@@ -68,10 +74,22 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		if strings.TrimSpace(query) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "query must not be empty: pass one DELETE, DROP or ALTER statement")
 		}
-		if _, err := s.d.Statements.Compile(ctx, domain.TierDestructive, query); err != nil {
+		compiled, err := s.d.Statements.Compile(ctx, domain.TierDestructive, query)
+		if err != nil {
 			return "", err
 		}
-		stop := during(call, 1, 3, "statement compiled; writing a snapshot of the database")
+		if compiled.ReadOnly || compiled.Empty {
+			return s.destructiveUnchanged(ctx, sp, query, reason)
+		}
+		im, err := s.measure(ctx, domain.TierDestructive, query)
+		if err != nil {
+			return "", err
+		}
+		d, asked := s.confirm(call, sp, s.question(domain.ToolDestructiveQuery, query, reason, im, true))
+		if !d.Outcome.Runs() {
+			return "", d.Refusal(domain.ToolDestructiveQuery)
+		}
+		stop := during(call, 1, 3, "statement checked; writing a snapshot of the database")
 		path, err := s.snapshot(call, "destructive_query: "+reason)
 		stop()
 		if err != nil {
@@ -80,10 +98,10 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		ports.ReportProgress(call, 2, 3, "snapshot written; running the statement")
 		ctx, cancel := context.WithTimeout(call, s.limits.QueryTimeout)
 		defer cancel()
-		suffix := "; snapshots are disabled"
+		suffix := confirmNote(d, asked, im, -2) + "; snapshots are disabled"
 		var snap any
 		if path != "" {
-			suffix, snap = "; snapshot: "+path, path
+			suffix, snap = confirmNote(d, asked, im, -2)+"; snapshot: "+path, path
 		}
 		describe := func(res domain.WriteResult) {
 			if res.RowsAffected >= 0 {
@@ -97,8 +115,45 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 			return "", err
 		}
 		describe(res)
+		if asked && im.Partial == "" && res.RowsAffected != im.RowsAffected {
+			first, rest, _ := strings.Cut(out, "\n")
+			out = first + confirmNote(d, asked, im, res.RowsAffected)
+			if rest != "" {
+				out += "\n" + rest
+			}
+		}
 		return out, nil
 	})
+}
+
+// destructiveUnchanged runs a destructive_query statement that cannot
+// change the database (a plain SELECT): no snapshot, no question.
+func (s *Service) destructiveUnchanged(ctx context.Context, sp *span, query, reason string) (string, error) {
+	describe := func(res domain.WriteResult) {
+		sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "snapshot", Value: nil}}
+	}
+	out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query,
+		Audit: sealWith(s.auditStatements, sp, describe)}, "; no snapshot: the statement cannot change the database")
+	if err != nil {
+		return "", err
+	}
+	describe(res)
+	return out, nil
+}
+
+// confirmNote is what the answer says about the confirmation: who
+// approved, that nobody was asked, or (real >= -1) that the statement
+// changed another number of rows than the question showed.
+func confirmNote(d domain.Decision, asked bool, im domain.Impact, real int64) string {
+	switch {
+	case real >= -1:
+		return "; note: it changed " + itoa64(real) + " rows, not the " + itoa64(im.RowsAffected) + " the person was shown (the database changed in between)"
+	case !asked:
+		return ""
+	case d.Outcome == domain.OutcomeUnasked:
+		return "; nobody was asked to approve it (" + d.Note + ")"
+	}
+	return "; approved by the person (" + d.By + ")"
 }
 
 func (s *Service) snapshot(ctx context.Context, reason string) (string, error) {

@@ -55,6 +55,9 @@ type Compiled struct {
 	Columns int
 	// Empty is true when the text held no statement (only comments).
 	Empty bool
+	// ReadOnly is true when SQLite says the compiled statement cannot
+	// write the database (sqlite3_stmt_readonly: a plain SELECT).
+	ReadOnly bool
 }
 
 // Has reports whether the statement asked for action a.

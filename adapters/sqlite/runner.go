@@ -121,7 +121,7 @@ func (r *StatementRunner) Compile(ctx context.Context, tier domain.Tier, sql str
 			return err
 		}
 		defer st.finalize()
-		out = domain.Compiled{Actions: c.actions(), Columns: st.ncol, Empty: st.p == 0}
+		out = domain.Compiled{Actions: c.actions(), Columns: st.ncol, Empty: st.p == 0, ReadOnly: st.p != 0 && st.readonly()}
 		if tier == domain.TierRead && st.p != 0 {
 			return r.db.inspect(c, st)
 		}
