@@ -132,6 +132,7 @@ func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
 		ctx = s.sessionContext(ctx, req.Session)
+		ctx = withElicitation(ctx, req.Session)
 		ctx, finish := withProgress(ctx, req)
 		defer finish()
 		ctx, tables := s.withTables(ctx, d.Table)

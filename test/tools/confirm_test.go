@@ -1,0 +1,196 @@
+package tools_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
+)
+
+// asker is a client's person: it records each question and answers with
+// answer.
+type asker struct {
+	mu        sync.Mutex
+	questions []string
+	answer    func() (*mcp.ElicitResult, error)
+}
+
+func (a *asker) handle(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	a.mu.Lock()
+	a.questions = append(a.questions, req.Params.Message)
+	a.mu.Unlock()
+	return a.answer()
+}
+
+func (a *asker) asked() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.questions...)
+}
+
+// confirmEnv is a seeded server whose client answers elicitations with a
+// (nil: a client without elicitation).
+func confirmEnv(t *testing.T, c domain.ConfirmSettings, a *asker) (*harness.Env, *mcp.ClientSession) {
+	t.Helper()
+	server, env := harness.Server(t, harness.Config{Confirm: c})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	var o *mcp.ClientOptions
+	if a != nil {
+		o = &mcp.ClientOptions{ElicitationHandler: a.handle}
+	}
+	// The revision before multi round-trip requests, where the server asks
+	// with elicitation/create while the call runs.
+	cs := harness.ConnectWith(t, ct, o, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	env.Client = cs
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL)"})
+	env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO notes (title) VALUES ('alpha'), ('beta'), ('gamma')"})
+	return env, cs
+}
+
+func accept(content map[string]any) func() (*mcp.ElicitResult, error) {
+	return func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "accept", Content: content}, nil }
+}
+
+// lastConfirm is the confirm record of the latest destructive_query row.
+func lastConfirm(t *testing.T, env *harness.Env) string {
+	t.Helper()
+	return env.MustCall(t, "read_query", map[string]any{"query": "SELECT detail FROM query_log WHERE tool = 'destructive_query' ORDER BY id DESC LIMIT 1"})
+}
+
+func countNotes(t *testing.T, env *harness.Env) string {
+	t.Helper()
+	return env.MustCall(t, "read_query", map[string]any{"query": "SELECT count(*) AS n FROM notes"})
+}
+
+func TestConfirmAcceptRunsWithTheMeasuredQuestion(t *testing.T) {
+	a := &asker{answer: accept(map[string]any{"run": true})}
+	env, _ := confirmEnv(t, domain.ConfirmSettings{}, a)
+	out := env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id < 3", "reason": "drop the two oldest notes"})
+	assert.Contains(t, out, "ok: 2 rows affected; approved by the person (client elicitation); snapshot: ")
+	require.Len(t, a.asked(), 1)
+	q := a.asked()[0]
+	assert.Contains(t, q, "- table 'notes': 2 rows deleted")
+	assert.Contains(t, q, "The agent's own reason (its words, not checked): \"drop the two oldest notes\"")
+	assert.Contains(t, q, "DELETE FROM notes WHERE id < 3")
+	assert.Contains(t, q, "mcp-sqlite-memory undo --db test.db")
+	assert.Contains(t, q, "snapshots restore NAME --over --db test.db")
+	assert.Equal(t, "n\n1\n# 1 rows", countNotes(t, env))
+	row := lastConfirm(t, env)
+	assert.Contains(t, row, `""outcome"": ""approved"", ""by"": ""client elicitation""`)
+	assert.Contains(t, row, `""notes"": {""deleted"": 2, ""updated"": 0, ""inserted"": 0}`)
+	assert.Equal(t, 1, snapshotCount(t, env.Dir))
+}
+
+func TestConfirmNoRunsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answer  func() (*mcp.ElicitResult, error)
+		message string
+		outcome string
+	}{
+		{"Decline", func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }, "the person declined", "declined"},
+		{"Cancel", func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "cancel"}, nil }, "the person cancelled the question", "cancelled"},
+		{"Unticked", accept(map[string]any{"run": false}), "the person declined", "declined"},
+		{"WrongType", accept(map[string]any{"run": "yes"}), "did not match the form", "invalid answer"},
+		{"EmptyAccept", accept(nil), "did not match the form", "invalid answer"},
+		{"ExtraField", accept(map[string]any{"run": true, "also": "drop everything"}), "did not match the form", "invalid answer"},
+		{"UnknownAction", func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "sure"}, nil }, "did not match the form", "invalid answer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &asker{answer: tc.answer}
+			env, _ := confirmEnv(t, domain.ConfirmSettings{}, a)
+			msg := env.MustFail(t, "destructive_query", map[string]any{"query": "DELETE FROM notes", "reason": "start over"})
+			assert.True(t, strings.HasPrefix(msg, "destructive_query: "), msg)
+			assert.Contains(t, msg, tc.message)
+			assert.Contains(t, msg, "nothing was run and nothing changed")
+			assert.Len(t, a.asked(), 1)
+			assert.Equal(t, "n\n3\n# 1 rows", countNotes(t, env))
+			assert.Equal(t, 0, snapshotCount(t, env.Dir), "a refused statement costs no snapshot")
+			assert.Contains(t, lastConfirm(t, env), `""outcome"": ""`+tc.outcome+`""`)
+		})
+	}
+}
+
+func TestConfirmWithoutElicitationFallsBack(t *testing.T) {
+	t.Run("Snapshot", func(t *testing.T) {
+		env, _ := confirmEnv(t, domain.ConfirmSettings{Fallback: domain.FallbackSnapshot}, nil)
+		out := env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes", "reason": "start over"})
+		assert.Contains(t, out, "nobody was asked to approve it")
+		assert.Equal(t, "n\n0\n# 1 rows", countNotes(t, env))
+		assert.Contains(t, lastConfirm(t, env), `""outcome"": ""not asked"", ""by"": ""fallback""`)
+	})
+	t.Run("Refuse", func(t *testing.T) {
+		env, _ := confirmEnv(t, domain.ConfirmSettings{Fallback: domain.FallbackRefuse}, nil)
+		msg := env.MustFail(t, "destructive_query", map[string]any{"query": "DELETE FROM notes", "reason": "start over"})
+		assert.Contains(t, msg, "needs a person's approval")
+		assert.Contains(t, msg, "--confirm-fallback queue")
+		assert.Equal(t, "n\n3\n# 1 rows", countNotes(t, env))
+		assert.Equal(t, 0, snapshotCount(t, env.Dir))
+		assert.Contains(t, lastConfirm(t, env), `""outcome"": ""refused"", ""by"": ""fallback""`)
+	})
+	t.Run("Off", func(t *testing.T) {
+		a := &asker{answer: accept(map[string]any{"run": true})}
+		env, _ := confirmEnv(t, domain.ConfirmSettings{Mode: domain.ConfirmOff, Fallback: domain.FallbackRefuse}, a)
+		out := env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes", "reason": "start over"})
+		assert.NotContains(t, out, "nobody")
+		assert.Empty(t, a.asked())
+		assert.Contains(t, lastConfirm(t, env), `""outcome"": ""not asked"", ""by"": ""nobody"", ""note"": ""--confirm off""`)
+	})
+}
+
+// The question says what SQLite will do, not what the SQL seems to say:
+// a trigger's writes, rows a trigger removes from another table, a CTE in
+// front of the DELETE, a dropped table's rows and its indexes and
+// triggers, a rename.
+func TestConfirmQuestionNamesWhatReallyHappens(t *testing.T) {
+	a := &asker{answer: func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }}
+	env, _ := confirmEnv(t, domain.ConfirmSettings{}, a)
+	for _, q := range []string{
+		"CREATE TABLE items (id INTEGER PRIMARY KEY, note_id INTEGER, what TEXT)",
+		"INSERT INTO items (note_id, what) VALUES (1, 'x'), (1, 'y'), (2, 'z'), (3, 'w')",
+		"CREATE TABLE trash (title TEXT)",
+		"CREATE INDEX items_note ON items(note_id)",
+	} {
+		env.MustCall(t, "write_query", map[string]any{"query": q})
+	}
+	a.answer = accept(map[string]any{"run": true})
+	env.MustCall(t, "destructive_query", map[string]any{"reason": "cascade by hand", "query": "CREATE TRIGGER notes_gone AFTER DELETE ON notes BEGIN " +
+		"DELETE FROM items WHERE note_id = OLD.id; INSERT INTO trash VALUES (OLD.title); END"})
+	a.answer = func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }
+	for _, tc := range []struct {
+		sql  string
+		want []string
+	}{
+		{"DELETE FROM notes WHERE id = 1", []string{"- table 'items': 2 rows deleted", "- table 'notes': 1 row deleted", "- table 'trash': 1 row added", "'notes_gone'"}},
+		{"WITH old AS (SELECT id FROM notes WHERE id <= 2) DELETE FROM notes WHERE id IN old", []string{"- table 'items': 3 rows deleted", "- table 'notes': 2 rows deleted", "- table 'trash': 2 rows added"}},
+		{"DROP TABLE items", []string{"- table 'items' is dropped (it holds 4 rows)", "- index 'items_note' is dropped"}},
+		{"DROP TABLE notes", []string{"- table 'notes' is dropped (it holds 3 rows)", "- trigger 'notes_gone' is dropped"}},
+		{"ALTER TABLE trash RENAME TO bin", []string{"- table 'trash' is renamed to 'bin'"}},
+		{"ALTER TABLE items DROP COLUMN what", []string{"- table 'items' is altered (it holds 4 rows)"}},
+		{"UPDATE notes SET title = upper(title)", []string{"- table 'notes': 3 rows changed"}},
+	} {
+		before := len(a.asked())
+		env.MustFail(t, "destructive_query", map[string]any{"query": tc.sql, "reason": "just one note"})
+		asked := a.asked()
+		require.Len(t, asked, before+1, tc.sql)
+		for _, w := range tc.want {
+			assert.Contains(t, asked[len(asked)-1], w, tc.sql)
+		}
+	}
+	assert.Equal(t, "n\n3\n# 1 rows", countNotes(t, env), "every question was declined")
+	// Nothing to change: nothing to ask.
+	before := len(a.asked())
+	out := env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 99", "reason": "none"})
+	assert.True(t, strings.HasPrefix(out, "ok: 0 rows affected; snapshot: "), out)
+	assert.Len(t, a.asked(), before)
+}
