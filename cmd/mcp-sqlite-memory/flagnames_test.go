@@ -22,6 +22,7 @@ var badValues = map[string][]string{
 	"session-idle-timeout": {"x", "0"}, "http": {"nohostport"},
 	"auth-token-file": {"/nonexistent/edges/token"}, "read-only": {"maybe"},
 	"replicate": {"ftp://host/x", "file://"}, "replicate-sync-interval": {"soon", "1ms"},
+	"confirm": {"always", "yes"}, "confirm-fallback": {"ask", "allow"}, "confirm-wait": {"soon", "0", "1", "100000"},
 }
 
 // noBadValue are flags with no malformed value: any path or list is
