@@ -46,7 +46,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand}
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand, pendingCommand, approveCommand, denyCommand}
 }
 
 // commandOf splits off a leading subcommand name; nil means serve.

@@ -74,7 +74,7 @@ type Config struct {
 	ShowVersion bool
 	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
 	ShowHelp bool
-	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore);
+	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore, pending, approve, deny);
 	// "" serves MCP. Args are its positional arguments and CLI its options.
 	Command string
 	Args    []string
@@ -471,7 +471,7 @@ wins over its variable, and an empty variable counts as unset.
 Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag VALUE.
 
 Commands for people, on the same file while a server runs (each with --help):
-  %[1]s verify|resume|log|snapshots|call --db PATH ...
+  %[1]s verify|resume|log|snapshots|call|pending|approve|deny --db PATH ...
 `+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
