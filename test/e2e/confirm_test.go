@@ -164,4 +164,3 @@ func TestApprovalQueueDecidedFromTheCLI(t *testing.T) {
 		})
 	}
 }
-
