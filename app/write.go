@@ -109,8 +109,9 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 			}
 			sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "snapshot", Value: snap}}
 		}
-		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query,
-			Audit: sealWith(s.auditStatements, sp, describe)}, suffix)
+		req := domain.WriteRequest{Tier: domain.TierDestructive, SQL: query, Audit: sealWith(s.auditStatements, sp, describe)}
+		req.Approved, req.ApprovedRows = approval(d, im)
+		out, res, err := s.write(ctx, req, suffix)
 		if err != nil {
 			return "", err
 		}
@@ -124,6 +125,15 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		}
 		return out, nil
 	})
+}
+
+// approval is the bound a person's yes puts on the real run: no more rows
+// deleted or changed than the exact impact they were shown.
+func approval(d domain.Decision, im domain.Impact) (bool, int64) {
+	if d.Outcome != domain.OutcomeApproved || im.Partial != "" {
+		return false, 0
+	}
+	return true, im.Overwritten()
 }
 
 // destructiveUnchanged runs a destructive_query statement that cannot

@@ -81,6 +81,16 @@ func (im Impact) Overwrites() bool {
 	return im.Partial != ""
 }
 
+// Overwritten is how many rows the statement deletes or changes, in every
+// table.
+func (im Impact) Overwritten() int64 {
+	var n int64
+	for _, t := range im.Tables {
+		n += t.Deleted + t.Updated
+	}
+	return n
+}
+
 // Add counts one row change of table (the pre-update hook's report).
 func (im *Impact) Add(table string, op Action) { im.AddRows(table, op, 1) }
 

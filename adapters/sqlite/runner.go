@@ -182,6 +182,9 @@ func (r *StatementRunner) Write(ctx context.Context, req domain.WriteRequest, co
 		if err := c.checkGuard(g, req.MaxUpdateRows); err != nil {
 			return err
 		}
+		if req.Approved && c.changed > req.ApprovedRows {
+			return domain.ApprovalExceededError(c.changed, req.ApprovedRows)
+		}
 		st.finalize()
 		// A statement can finish after the deadline without SQLite
 		// noticing the interrupt (it is checked between steps, and the

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"sync"
 	"testing"
@@ -193,4 +194,34 @@ func TestConfirmQuestionNamesWhatReallyHappens(t *testing.T) {
 	out := env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 99", "reason": "none"})
 	assert.True(t, strings.HasPrefix(out, "ok: 0 rows affected; snapshot: "), out)
 	assert.Len(t, a.asked(), before)
+}
+
+// A yes covers what the person was shown: when the database changes while
+// they read, a run that would delete more is rolled back, and one that
+// deletes fewer says so.
+func TestConfirmApprovalBoundsTheRealRun(t *testing.T) {
+	a := &asker{}
+	env, _ := confirmEnv(t, domain.ConfirmSettings{}, a)
+	other, err := sql.Open("sqlite", env.DBPath)
+	require.NoError(t, err)
+	defer other.Close()
+	a.answer = func() (*mcp.ElicitResult, error) {
+		// Another program writes while the person reads the question.
+		_, err := other.Exec("INSERT INTO notes (title) VALUES ('alpha2'), ('alpha3')")
+		require.NoError(t, err)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"run": true}}, nil
+	}
+	msg := env.MustFail(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE title LIKE 'alpha%'", "reason": "drop alpha"})
+	assert.Contains(t, msg, "would now delete or change 3 rows, more than the 1 the person approved")
+	assert.Contains(t, a.asked()[0], "- table 'notes': 1 row deleted")
+	assert.Equal(t, "n\n5\n# 1 rows", countNotes(t, env), "rolled back")
+
+	a.answer = func() (*mcp.ElicitResult, error) {
+		_, err := other.Exec("DELETE FROM notes WHERE title = 'alpha3'")
+		require.NoError(t, err)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"run": true}}, nil
+	}
+	out := env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE title LIKE 'alpha%'", "reason": "drop alpha"})
+	assert.Contains(t, out, "ok: 2 rows affected; approved by the person (client elicitation); snapshot: ")
+	assert.Contains(t, out, "; note: it changed 2 rows, not the 3 the person was shown (the database changed in between)")
 }
