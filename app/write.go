@@ -10,25 +10,62 @@ import (
 )
 
 // WriteQuery runs INSERT, UPDATE, upsert, REPLACE or additive DDL in one
-// transaction, with the UPDATE guard.
+// transaction, with the UPDATE guard. Under --confirm writes a statement
+// that would delete or change rows is measured first and a person asked
+// (confirm.go).
 func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) {
+	call := ctx
 	return s.run(ctx, domain.ToolWriteQuery, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(query)
 		if strings.TrimSpace(query) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "query must not be empty: pass one INSERT, UPDATE or CREATE statement")
+		}
+		req := domain.WriteRequest{Tier: domain.TierWrite, SQL: query, MaxUpdateRows: s.limits.MaxUpdateRows}
+		suffix := ""
+		if s.confirmSet.Mode == domain.ConfirmWrites {
+			d, asked, im, err := s.confirmWrite(ctx, call, sp, query)
+			if err != nil {
+				return "", err
+			}
+			if !d.Outcome.Runs() {
+				return "", d.Refusal(domain.ToolWriteQuery)
+			}
+			req.Approved, req.ApprovedRows = approval(d, im)
+			suffix = confirmNote(d, asked, im, -2)
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(call, s.limits.QueryTimeout) // a full deadline after the wait
+			defer cancel()
 		}
 		describe := func(res domain.WriteResult) {
 			if res.RowsAffected >= 0 {
 				sp.setRows(res.RowsAffected)
 			}
 		}
-		out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: query, MaxUpdateRows: s.limits.MaxUpdateRows,
-			Audit: sealWith(s.auditStatements, sp, describe)}, "")
+		req.Audit = sealWith(s.auditStatements, sp, describe)
+		out, res, err := s.write(ctx, req, suffix)
 		if err == nil {
 			describe(res)
 		}
 		return out, err
 	})
+}
+
+// confirmWrite measures a write_query statement that can change rows and
+// asks about it when the rule says so.
+func (s *Service) confirmWrite(ctx, call context.Context, sp *span, query string) (domain.Decision, bool, domain.Impact, error) {
+	c, err := s.d.Statements.Compile(ctx, domain.TierWrite, query)
+	if err != nil {
+		return domain.Decision{}, false, domain.Impact{}, err
+	}
+	if c.ReadOnly || c.Empty || !(c.Has(domain.ActionInsert) || c.Has(domain.ActionUpdate) || c.Has(domain.ActionDelete)) {
+		return domain.Decision{Outcome: domain.OutcomeUnasked}, false, domain.Impact{}, nil
+	}
+	im, err := s.measure(ctx, domain.TierWrite, query)
+	if err != nil {
+		return domain.Decision{}, false, domain.Impact{}, err
+	}
+	d, asked := s.confirm(call, sp, s.question(domain.ToolWriteQuery, query, "", im, false))
+	return d, asked, im, nil
 }
 
 // write runs a write-tier statement and renders its result: the summary line,
@@ -199,6 +236,7 @@ func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
 // CreateView stores a SELECT as a view with its description inside, so the
 // next session finds it in get_schema.
 func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (string, error) {
+	call := ctx
 	return s.run(ctx, domain.ToolCreateView, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(r.SelectSQL)
 		name, err := domain.ValidateViewName(r.Name)
@@ -228,6 +266,17 @@ func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (st
 			return "", domain.Errorf(domain.ErrConflict, "view %s already exists; pass replace=true to redefine it", domain.Quote(existing.Name))
 		default:
 			previous = existing.SQL
+		}
+		if previous != nil && s.confirmSet.Mode == domain.ConfirmWrites {
+			im := domain.Impact{RowsAffected: -1, Objects: []domain.ObjectChange{{Change: "altered", Type: "view", Name: name, Rows: -1}}}
+			q := s.question(domain.ToolCreateView, "CREATE VIEW "+name+" AS "+body, "", im, false)
+			q.Snapshot = "Its definition now: " + existing.SQL + "\ncreate_view takes no snapshot; the previous definition is kept in query_log."
+			if d, _ := s.confirm(call, sp, q); !d.Outcome.Runs() {
+				return "", d.Refusal(domain.ToolCreateView)
+			}
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(call, s.limits.QueryTimeout) // a full deadline after the wait
+			defer cancel()
 		}
 		describe := func(name string) {
 			sp.detail = domain.Detail{{Key: "view", Value: name}, {Key: "replaced", Value: previous != nil}, {Key: "previous_sql", Value: previous}}

@@ -225,3 +225,35 @@ func TestConfirmApprovalBoundsTheRealRun(t *testing.T) {
 	assert.Contains(t, out, "ok: 2 rows affected; approved by the person (client elicitation); snapshot: ")
 	assert.Contains(t, out, "; note: it changed 2 rows, not the 3 the person was shown (the database changed in between)")
 }
+
+// --confirm writes also asks before a write_query that changes or deletes
+// rows (REPLACE's overwrites and a trigger's included) and before
+// create_view replaces a view; plain inserts and new objects run as ever.
+func TestConfirmWritesAsksBeforeOverwrites(t *testing.T) {
+	a := &asker{answer: func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }}
+	env, _ := confirmEnv(t, domain.ConfirmSettings{Mode: domain.ConfirmWrites}, a)
+	env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO notes (title) VALUES ('delta')"})
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE tags (note_id INTEGER, tag TEXT)"})
+	env.MustCall(t, "create_view", map[string]any{"name": "titles", "select_sql": "SELECT title FROM notes", "description": "titles"})
+	assert.Empty(t, a.asked(), "nothing that exists was changed")
+
+	for _, tc := range []struct{ sql, want string }{
+		{"UPDATE notes SET title = upper(title) WHERE id <= 2", "- table 'notes': 2 rows changed"},
+		{"REPLACE INTO notes (id, title) VALUES (1, 'new')", "- table 'notes': 1 row deleted, 1 row added"},
+	} {
+		msg := env.MustFail(t, "write_query", map[string]any{"query": tc.sql})
+		assert.Contains(t, msg, "write_query: the person declined", tc.sql)
+		assert.Contains(t, a.asked()[len(a.asked())-1], tc.want, tc.sql)
+		assert.Contains(t, a.asked()[len(a.asked())-1], "write_query takes no snapshot", tc.sql)
+	}
+	msg := env.MustFail(t, "create_view", map[string]any{"name": "titles", "select_sql": "SELECT id FROM notes", "description": "ids", "replace": true})
+	assert.Contains(t, msg, "create_view: the person declined")
+	assert.Contains(t, a.asked()[len(a.asked())-1], "- view 'titles' is altered")
+	assert.Contains(t, a.asked()[len(a.asked())-1], "SELECT title FROM notes", "the person sees the definition it replaces")
+	assert.Equal(t, "title\nalpha\nbeta\ngamma\ndelta\n# 4 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT title FROM titles"}))
+
+	a.answer = accept(map[string]any{"run": true})
+	assert.Equal(t, "ok: 2 rows affected; approved by the person (client elicitation)",
+		env.MustCall(t, "write_query", map[string]any{"query": "UPDATE notes SET title = upper(title) WHERE id <= 2"}))
+	assert.Contains(t, env.MustCall(t, "create_view", map[string]any{"name": "titles", "select_sql": "SELECT id FROM notes", "description": "ids", "replace": true}), "replaced")
+}
