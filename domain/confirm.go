@@ -154,6 +154,10 @@ const (
 	// OutcomeUnasked: nobody could be asked and --confirm-fallback
 	// snapshot ran it anyway.
 	OutcomeUnasked Outcome = "not asked"
+	// OutcomeAwaiting: the question went to the client with the call's
+	// result (an input request); the client's retry of the call brings
+	// the answer, and this call runs nothing.
+	OutcomeAwaiting Outcome = "asked, awaiting the retry"
 )
 
 // Runs reports whether the statement runs after this outcome.
@@ -208,6 +212,8 @@ func (d Decision) Refusal(tool string) *Error {
 		what = "the client could not ask the person"
 	case OutcomeRefused:
 		what = "this statement needs a person's approval and this client cannot ask (no elicitation)"
+	case OutcomeAwaiting:
+		return Errorf(ErrDeclined, "%s: the person is being asked through the client; nothing has run yet", tool)
 	default:
 		what = "the statement was not approved"
 	}

@@ -37,30 +37,36 @@ var confirmSchema = map[string]any{
 }
 
 // protocolNoServerRequests is the first protocol revision that forbids a
-// server-initiated elicitation/create while a call runs: the question must
-// travel as an input request of the call's result (multi round-trip
-// requests) instead, which this server does not send yet.
+// server-initiated elicitation/create while a call runs: the question
+// travels as an input request of the call's result instead, and the
+// client's retry of the call brings the answer (multi round-trip requests,
+// inputround.go).
 const protocolNoServerRequests = "2026-07-28"
 
-// withElicitation puts the session's [elicitation] in ctx when its client
-// declared it can answer form elicitations on a revision that allows the
-// server to ask; otherwise the core falls back (--confirm-fallback).
-func withElicitation(ctx context.Context, ss *mcp.ServerSession) context.Context {
-	if ss == nil {
-		return ctx
+// withElicitation puts in ctx the way to ask the person behind the call's
+// client, when its client declared it can answer form elicitations: an
+// [elicitation] on revisions that let the server ask while the call runs,
+// an [inputRound] on later ones (the returned round then holds what the
+// call's result must carry). Otherwise the core falls back
+// (--confirm-fallback).
+func (s *Server) withElicitation(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *inputRound) {
+	if req == nil || req.Session == nil {
+		return ctx, nil
 	}
+	ss := req.Session
 	ip := ss.InitializeParams()
 	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
-		return ctx
+		return ctx, nil
 	}
 	caps := ip.Capabilities.Elicitation
 	if caps.Form == nil && caps.URL != nil {
-		return ctx // URL mode only: no form to answer
+		return ctx, nil // URL mode only: no form to answer
 	}
 	if ip.ProtocolVersion >= protocolNoServerRequests {
-		return ctx
+		r := &inputRound{keys: s.rounds, params: req.Params}
+		return ports.WithConfirmer(ctx, r), r
 	}
-	return ports.WithConfirmer(ctx, &elicitation{ss: ss})
+	return ports.WithConfirmer(ctx, &elicitation{ss: ss}), nil
 }
 
 // Confirm sends the question and reads the answer. Only an accept whose
@@ -78,6 +84,15 @@ func (e *elicitation) Confirm(ctx context.Context, q domain.Question) domain.Dec
 		return d
 	case err != nil:
 		d.Outcome, d.Note = domain.OutcomeInvalid, "the client's answer could not be used"
+		return d
+	}
+	return decide(d, res)
+}
+
+// decide reads a person's answer to the form.
+func decide(d domain.Decision, res *mcp.ElicitResult) domain.Decision {
+	if res == nil {
+		d.Outcome, d.Note = domain.OutcomeInvalid, "the client sent no answer"
 		return d
 	}
 	switch res.Action {

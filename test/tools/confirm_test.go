@@ -40,18 +40,23 @@ func (a *asker) asked() []string {
 // (nil: a client without elicitation).
 func confirmEnv(t *testing.T, c domain.ConfirmSettings, a *asker) (*harness.Env, *mcp.ClientSession) {
 	t.Helper()
+	return confirmEnvAt(t, c, a, "2025-11-25", nil)
+}
+
+// confirmEnvAt is confirmEnv on protocol revision version ("" for the
+// SDK's latest), with the client's multi round-trip options mrt.
+func confirmEnvAt(t *testing.T, c domain.ConfirmSettings, a *asker, version string, mrt *mcp.MultiRoundTripOptions) (*harness.Env, *mcp.ClientSession) {
+	t.Helper()
 	server, env := harness.Server(t, harness.Config{Confirm: c})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { ss.Close() })
-	var o *mcp.ClientOptions
+	o := &mcp.ClientOptions{MultiRoundTrip: mrt}
 	if a != nil {
-		o = &mcp.ClientOptions{ElicitationHandler: a.handle}
+		o.ElicitationHandler = a.handle
 	}
-	// The revision before multi round-trip requests, where the server asks
-	// with elicitation/create while the call runs.
-	cs := harness.ConnectWith(t, ct, o, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs := harness.ConnectWith(t, ct, o, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	env.Client = cs
 	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL)"})
 	env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO notes (title) VALUES ('alpha'), ('beta'), ('gamma')"})
