@@ -144,7 +144,7 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 			if res.RowsAffected >= 0 {
 				sp.setRows(res.RowsAffected)
 			}
-			sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "snapshot", Value: snap}}
+			sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: snapshotKey, Value: snap}}
 		}
 		req := domain.WriteRequest{Tier: domain.TierDestructive, SQL: query, Audit: sealWith(s.auditStatements, sp, describe)}
 		req.Approved, req.ApprovedRows = approval(d, im)
@@ -164,6 +164,10 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 	})
 }
 
+// snapshotKey is destructive_query's audit detail key of the snapshot's
+// path.
+const snapshotKey = "snapshot"
+
 // approval is the bound a person's yes puts on the real run: no more rows
 // deleted or changed than the exact impact they were shown.
 func approval(d domain.Decision, im domain.Impact) (bool, int64) {
@@ -177,7 +181,7 @@ func approval(d domain.Decision, im domain.Impact) (bool, int64) {
 // change the database (a plain SELECT): no snapshot, no question.
 func (s *Service) destructiveUnchanged(ctx context.Context, sp *span, query, reason string) (string, error) {
 	describe := func(res domain.WriteResult) {
-		sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: "snapshot", Value: nil}}
+		sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: snapshotKey, Value: nil}}
 	}
 	out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query,
 		Audit: sealWith(s.auditStatements, sp, describe)}, "; no snapshot: the statement cannot change the database")

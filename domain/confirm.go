@@ -90,28 +90,30 @@ func (m ConfirmMode) String() string {
 	return "destructive"
 }
 
-// ParseConfirmFallback reads --confirm-fallback's value.
+// fallbackNames spell the fallbacks as --confirm-fallback takes them.
+var fallbackNames = [...]string{FallbackSnapshot: "snapshot", FallbackQueue: "queue", FallbackRefuse: "refuse"}
+
+// ParseConfirmFallback reads --confirm-fallback's value ("" is the
+// default).
 func ParseConfirmFallback(s string) (ConfirmFallback, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "snapshot", "":
+	v := strings.ToLower(strings.TrimSpace(s))
+	if v == "" {
 		return FallbackSnapshot, nil
-	case "queue":
-		return FallbackQueue, nil
-	case "refuse":
-		return FallbackRefuse, nil
 	}
-	return 0, fmt.Errorf("%q is not a confirmation fallback; use snapshot, queue or refuse", s)
+	for f, name := range fallbackNames {
+		if v == name {
+			return ConfirmFallback(f), nil
+		}
+	}
+	return 0, fmt.Errorf("%q is not a confirmation fallback; use %s", s, strings.Join(fallbackNames[:], ", "))
 }
 
 // String is the fallback as --confirm-fallback spells it.
 func (f ConfirmFallback) String() string {
-	switch f {
-	case FallbackQueue:
-		return "queue"
-	case FallbackRefuse:
-		return "refuse"
+	if f < 0 || int(f) >= len(fallbackNames) {
+		return fallbackNames[FallbackSnapshot]
 	}
-	return "snapshot"
+	return fallbackNames[f]
 }
 
 // NeedsConfirmation is the rule of who must be asked: a destructive_query

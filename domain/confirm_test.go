@@ -55,7 +55,7 @@ func TestParseConfirmSettings(t *testing.T) {
 	_, err := domain.ParseConfirmMode("always")
 	assert.ErrorContains(t, err, "use destructive, writes or off")
 	_, err = domain.ParseConfirmFallback("allow")
-	assert.ErrorContains(t, err, "use snapshot, queue or refuse")
+	assert.ErrorContains(t, err, "use snapshot, queue, refuse")
 }
 
 func must[T any](v T, err error) T {
