@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
 // On the 2026-07-28 revision the question travels as an input request of
 // the call's result and the SDK client's retry brings the answer.
 func TestConfirmOverMultiRoundTrip(t *testing.T) {
 	a := &asker{answer: func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }}
-	env, _ := confirmEnvAt(t, domain.ConfirmSettings{}, a, "", nil)
+	env, _ := confirmEnvAt(t, harness.Config{}, a, "", nil)
 	assert.Contains(t, env.MustFail(t, "destructive_query", map[string]any{"query": "DELETE FROM notes", "reason": "start over"}), "the person declined")
 	require.Len(t, a.asked(), 1)
 	assert.Contains(t, a.asked()[0], "- table 'notes': 3 rows deleted")
@@ -32,7 +32,7 @@ func TestConfirmOverMultiRoundTrip(t *testing.T) {
 // a forged state, an answer to another statement and a replayed answer
 // each get a new question, and nothing runs.
 func TestConfirmInputResponsesCannotBeForgedOrReplayed(t *testing.T) {
-	env, cs := confirmEnvAt(t, domain.ConfirmSettings{}, &asker{answer: accept(map[string]any{"run": true})}, "", &mcp.MultiRoundTripOptions{Disabled: true})
+	env, cs := confirmEnvAt(t, harness.Config{}, &asker{answer: accept(map[string]any{"run": true})}, "", &mcp.MultiRoundTripOptions{Disabled: true})
 	callWith := func(query, state string, answer *mcp.ElicitResult) *mcp.CallToolResult {
 		t.Helper()
 		p := &mcp.CallToolParams{Name: "destructive_query", Arguments: map[string]any{"query": query, "reason": "r"}, RequestState: state}

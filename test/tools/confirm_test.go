@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -40,14 +41,14 @@ func (a *asker) asked() []string {
 // (nil: a client without elicitation).
 func confirmEnv(t *testing.T, c domain.ConfirmSettings, a *asker) (*harness.Env, *mcp.ClientSession) {
 	t.Helper()
-	return confirmEnvAt(t, c, a, "2025-11-25", nil)
+	return confirmEnvAt(t, harness.Config{Confirm: c}, a, "2025-11-25", nil)
 }
 
 // confirmEnvAt is confirmEnv on protocol revision version ("" for the
 // SDK's latest), with the client's multi round-trip options mrt.
-func confirmEnvAt(t *testing.T, c domain.ConfirmSettings, a *asker, version string, mrt *mcp.MultiRoundTripOptions) (*harness.Env, *mcp.ClientSession) {
+func confirmEnvAt(t *testing.T, c harness.Config, a *asker, version string, mrt *mcp.MultiRoundTripOptions) (*harness.Env, *mcp.ClientSession) {
 	t.Helper()
-	server, env := harness.Server(t, harness.Config{Confirm: c})
+	server, env := harness.Server(t, c)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	require.NoError(t, err)
@@ -261,4 +262,88 @@ func TestConfirmWritesAsksBeforeOverwrites(t *testing.T) {
 	assert.Equal(t, "ok: 2 rows affected; approved by the person (client elicitation)",
 		env.MustCall(t, "write_query", map[string]any{"query": "UPDATE notes SET title = upper(title) WHERE id <= 2"}))
 	assert.Contains(t, env.MustCall(t, "create_view", map[string]any{"name": "titles", "select_sql": "SELECT id FROM notes", "description": "ids", "replace": true}), "replaced")
+}
+
+// A virtual table's rows are counted when the statement itself writes it,
+// and named as uncounted when a trigger does; a dry run that cannot finish
+// within the deadline reports lower bounds and says why.
+func TestConfirmQuestionVirtualTablesAndUnfinishedTrials(t *testing.T) {
+	a := &asker{answer: func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }}
+	l := domain.DefaultLimits()
+	l.QueryTimeout = time.Second
+	env, _ := confirmEnvAt(t, harness.Config{Limits: l}, a, "2025-11-25", nil)
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE VIRTUAL TABLE docs USING fts5(body)"})
+	env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO docs (body) VALUES ('one'), ('two'), ('three')"})
+	env.MustFail(t, "destructive_query", map[string]any{"query": "DELETE FROM docs WHERE body <> 'two'", "reason": "trim"})
+	assert.Contains(t, a.asked()[0], "- virtual table 'docs': 2 rows deleted")
+	assert.NotContains(t, a.asked()[0], "docs_data", "shadow tables are shown as their virtual table")
+
+	a.answer = accept(map[string]any{"run": true})
+	env.MustCall(t, "destructive_query", map[string]any{"reason": "index titles", "query": "CREATE TRIGGER notes_fts AFTER DELETE ON notes BEGIN INSERT INTO docs (body) VALUES (OLD.title); END"})
+	a.answer = func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }
+	env.MustFail(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 1", "reason": "one"})
+	q := a.asked()[len(a.asked())-1]
+	assert.Contains(t, q, "- table 'notes': 1 row deleted")
+	assert.Contains(t, q, "- virtual table 'docs': rows written by a trigger")
+
+	slow := "DELETE FROM notes WHERE id IN (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT x FROM c)"
+	env.MustFail(t, "destructive_query", map[string]any{"query": slow, "reason": "all of them"})
+	q = a.asked()[len(a.asked())-1]
+	assert.Contains(t, q, "the measurement did not finish (the trial run stopped at the 1s deadline (--query-timeout) before the statement finished), so the counts are lower bounds")
+	assert.Equal(t, "n\n3\n# 1 rows", countNotes(t, env))
+}
+
+// A client that goes away while its person reads is a no.
+func TestConfirmClientGoneIsANo(t *testing.T) {
+	asked, end := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(end) })
+	a := &asker{answer: func() (*mcp.ElicitResult, error) {
+		close(asked)
+		<-end // the person never answers; the client goes away
+		return nil, context.Canceled
+	}}
+	server, env := harness.Server(t, harness.Config{})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	require.NoError(t, err)
+	defer ss.Close()
+	leaving := &closable{Transport: ct}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "leaver", Version: "test"}, &mcp.ClientOptions{ElicitationHandler: a.handle}).
+		Connect(context.Background(), leaving, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	harness.Call(t, cs, "write_query", map[string]any{"query": "CREATE TABLE t (id INTEGER PRIMARY KEY)"})
+	harness.Call(t, cs, "write_query", map[string]any{"query": "INSERT INTO t VALUES (1)"})
+	go func() {
+		<-asked
+		_ = leaving.conn.Close() // the client's process dies: its end of the pipe closes
+	}()
+	_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "destructive_query", Arguments: map[string]any{"query": "DELETE FROM t", "reason": "x"}})
+	// A second client sees what happened.
+	st2, ct2 := mcp.NewInMemoryTransports()
+	ss2, err := server.Connect(context.Background(), st2, nil)
+	require.NoError(t, err)
+	defer ss2.Close()
+	env.Client = harness.Connect(t, ct2)
+	var row string
+	for range 200 { // the call's row is written once the server sees the client gone
+		row = lastConfirm(t, env)
+		if strings.Contains(row, "client gone") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	assert.Contains(t, row, `""outcome"": ""client gone""`)
+	assert.Equal(t, "n\n1\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT count(*) AS n FROM t"}))
+}
+
+// closable is a client transport whose connection the test can cut.
+type closable struct {
+	mcp.Transport
+	conn mcp.Connection
+}
+
+func (c *closable) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := c.Transport.Connect(ctx)
+	c.conn = conn
+	return conn, err
 }
