@@ -104,3 +104,14 @@ func TestDecisionRefusalSaysWhatToDoNext(t *testing.T) {
 	assert.True(t, domain.OutcomeApproved.Runs())
 	assert.True(t, domain.OutcomeUnasked.Runs())
 }
+
+func TestQuestionTextShowsControlCharacters(t *testing.T) {
+	q := domain.Question{Tool: "destructive_query", SQL: "DELETE FROM t -- \x1b[2K\r\u202eevil", Reason: "ok",
+		Impact: domain.Impact{Tables: []domain.TableChange{{Table: "t\u202e", Deleted: 1}}}}
+	text := q.Text()
+	assert.NotContains(t, text, "\x1b")
+	assert.NotContains(t, text, "\r")
+	assert.NotContains(t, text, "\u202e")
+	assert.Contains(t, text, `\u001b[2K\u000d\u202eevil`)
+	assert.Equal(t, "plain\ttext\n", domain.Visible("plain\ttext\n"))
+}

@@ -245,5 +245,46 @@ func (q Question) Text() string {
 		b.WriteString(q.Undo + "\n")
 	}
 	b.WriteString("\nRun it?")
+	return Visible(b.String())
+}
+
+// Visible returns s with every control character but newline and tab
+// (C0, DEL, C1) and every bidirectional control (U+200E, U+200F,
+// U+202A-U+202E, U+2066-U+2069) written as \u escapes: a person reads what
+// a statement does, never text that moves their cursor or reorders
+// what they see.
+func Visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if invisible(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if invisible(r) {
+			b.WriteString(`\u`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+			continue
+		}
+		b.WriteRune(r)
+	}
 	return b.String()
+}
+
+func invisible(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		return true
+	case r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		return true
+	}
+	return false
 }

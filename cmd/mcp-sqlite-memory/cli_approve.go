@@ -9,7 +9,6 @@ import (
 	"os/user"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -89,8 +88,8 @@ func runPending(ctx context.Context, cfg Config, _ io.Reader, stdout, _ io.Write
 	}
 	var b strings.Builder
 	for _, a := range list {
-		fmt.Fprintf(&b, "question %d, asked %s by session %s (%s), waits until %s:\n", a.ID, a.TS, visible(a.Session), visible(a.Tool), a.Expires)
-		for _, l := range strings.Split(visible(a.Question), "\n") {
+		fmt.Fprintf(&b, "question %d, asked %s by session %s (%s), waits until %s:\n", a.ID, a.TS, domain.Visible(a.Session), domain.Visible(a.Tool), a.Expires)
+		for _, l := range strings.Split(domain.Visible(a.Question), "\n") {
 			b.WriteString("  " + l + "\n")
 		}
 		fmt.Fprintf(&b, "decide: %[1]s approve %[2]d --db %[3]s   or   %[1]s deny %[2]d --db %[3]s\n\n", progName, a.ID, cfg.DBPath)
@@ -167,22 +166,4 @@ func decider() string {
 		name = u.Username
 	}
 	return fmt.Sprintf("cli (%s, pid %d)", name, os.Getpid())
-}
-
-// visible prints stored, agent-written text with every control character
-// but newline and tab (C0, DEL, C1, bidirectional overrides) escaped, so
-// a question cannot move the cursor or rewrite a person's screen.
-func visible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == unicode.ReplacementChar:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
