@@ -164,3 +164,32 @@ func TestApprovalQueueDecidedFromTheCLI(t *testing.T) {
 		})
 	}
 }
+
+// Over Streamable HTTP the question reaches the client too, on both
+// revisions: elicitation/create on the call's own stream before
+// 2026-07-28, an input request in the result after.
+func TestBinaryAsksOverHTTP(t *testing.T) {
+	s := httpStart(t, newDB(t), nil)
+	for _, version := range []string{"2025-11-25", ""} {
+		t.Run("version="+version, func(t *testing.T) {
+			var asked []string
+			client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http-asking", Version: "1"}, &mcp.ClientOptions{
+				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked = append(asked, req.Params.Message)
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			defer cancel()
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url(), DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			require.NoError(t, err, "server stderr:\n%s", s.stderr.String())
+			defer cs.Close()
+			mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY)"})
+			mustCall(t, cs, "write_query", map[string]any{"query": "INSERT INTO t VALUES (NULL), (NULL)"})
+			assert.Contains(t, mustFail(t, cs, "destructive_query", map[string]any{"query": "DROP TABLE t", "reason": "gone"}), "the person declined")
+			require.Len(t, asked, 1)
+			assert.Contains(t, asked[0], "- table 't' is dropped (it holds ")
+			assert.Contains(t, asked[0], "--db mem.db", "the file by its base name only")
+		})
+	}
+}
