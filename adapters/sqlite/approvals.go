@@ -119,12 +119,12 @@ func (s *Store) Approvals(ctx context.Context, pending bool, now time.Time) ([]A
 	q := `SELECT a.id, a.ts, a.session, a.tool, a.query, a.question, a.expires,
 	        coalesce(d.decision, ''), coalesce(d.decided_by, ''), coalesce(d.ts, '')
 	      FROM mcp_approvals a LEFT JOIN mcp_approval_decisions d ON d.approval_id = a.id`
+	var args []any
 	if pending {
 		q += " WHERE d.approval_id IS NULL AND a.expires > ?"
-	} else {
-		q += " WHERE ? <> ''"
+		args = append(args, domain.FormatTS(now))
 	}
-	rows, err := s.internal.QueryContext(ctx, q+" ORDER BY a.id", domain.FormatTS(now))
+	rows, err := s.internal.QueryContext(ctx, q+" ORDER BY a.id", args...)
 	if err != nil {
 		return nil, err
 	}
