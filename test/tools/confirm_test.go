@@ -347,3 +347,42 @@ func (c *closable) Connect(ctx context.Context) (mcp.Connection, error) {
 	c.conn = conn
 	return conn, err
 }
+
+// A client that sent a progress token hears that the call waits for a
+// person while it waits.
+func TestConfirmWaitReportsProgress(t *testing.T) {
+	heard := make(chan string, 16)
+	server, env := harness.Server(t, harness.Config{})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	require.NoError(t, err)
+	defer ss.Close()
+	cs := harness.ConnectWith(t, ct, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			heard <- req.Params.Message
+		},
+		ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			for {
+				select {
+				case m := <-heard:
+					if strings.Contains(m, "waiting up to 300s for a person to approve the statement") {
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"run": true}}, nil
+					}
+				case <-time.After(callTimeoutForTests):
+					return &mcp.ElicitResult{Action: "decline"}, nil // no progress came: the test fails below
+				}
+			}
+		},
+	}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	env.Client = cs
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE t (id INTEGER PRIMARY KEY)"})
+	env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO t VALUES (1)"})
+	p := &mcp.CallToolParams{Name: "destructive_query", Arguments: map[string]any{"query": "DELETE FROM t", "reason": "x"}}
+	p.SetProgressToken("wait")
+	res, err := cs.CallTool(context.Background(), p)
+	require.NoError(t, err)
+	assert.False(t, res.IsError, "approved once the wait was reported")
+}
+
+// callTimeoutForTests bounds a wait that only a broken server reaches.
+const callTimeoutForTests = 20 * time.Second
