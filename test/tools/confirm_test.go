@@ -386,3 +386,20 @@ func TestConfirmWaitReportsProgress(t *testing.T) {
 
 // callTimeoutForTests bounds a wait that only a broken server reaches.
 const callTimeoutForTests = 20 * time.Second
+
+// A foreign key's ON DELETE CASCADE does nothing on this server's
+// connections (foreign keys are off), and the question says what really
+// happens: the parent's rows go, the children stay.
+func TestConfirmQuestionShowsWhatACascadeReallyDoes(t *testing.T) {
+	a := &asker{answer: func() (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "decline"}, nil }}
+	env, _ := confirmEnv(t, domain.ConfirmSettings{}, a)
+	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE parts (id INTEGER PRIMARY KEY, note_id INTEGER REFERENCES notes(id) ON DELETE CASCADE)"})
+	env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO parts (note_id) VALUES (1), (1)"})
+	env.MustFail(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 1", "reason": "one"})
+	q := a.asked()[0]
+	assert.Contains(t, q, "- table 'notes': 1 row deleted")
+	assert.NotContains(t, q, "'parts'")
+	a.answer = accept(map[string]any{"run": true})
+	env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 1", "reason": "one"})
+	assert.Equal(t, "n\n2\n# 1 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT count(*) AS n FROM parts"}), "what the question said")
+}
