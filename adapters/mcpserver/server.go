@@ -59,6 +59,9 @@ type Server struct {
 	// session its own id for events and audit rows; nil on stdio, where
 	// the process's id is the session's.
 	sessionIDs *sessionIDs
+	// rounds signs and remembers the questions sent as input requests
+	// (inputround.go).
+	rounds *roundKeys
 }
 
 // New returns an MCP server whose tools call tools.
@@ -74,10 +77,11 @@ func New(tools ports.Tools, o Options) *Server {
 			Instructions: instructions(o.ReadOnly),
 			Logger:       o.Logger,
 		}),
-		tools: tools,
-		names: map[string]bool{},
-		opts:  o,
-		done:  make(chan struct{}),
+		tools:  tools,
+		names:  map[string]bool{},
+		opts:   o,
+		done:   make(chan struct{}),
+		rounds: newRoundKeys(),
 	}
 	register(s, tools, o)
 	s.AddReceivingMiddleware(spliceMiddleware)

@@ -62,6 +62,9 @@ type call struct {
 	// cache is the reader connection's statement cache (stmtcache.go), nil
 	// in the write tiers.
 	cache *connState
+	// measure, set during a dry run, collects the statement's impact
+	// (impact.go).
+	measure *measure
 }
 
 func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, trigger string) msqlite.AuthorizerReturnCode {
@@ -74,6 +77,9 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 	if act > 0 && act < 64 && !c.running {
 		c.seen |= 1 << uint(act)
 		c.noteVirtual(act, arg1, trigger)
+		if c.measure != nil {
+			c.measure.note(c, act, arg1, arg2, trigger)
+		}
 	}
 	reason := c.policy.Check(domain.AuthRequest{
 		Action: act, Arg1: arg1, Arg2: arg2, Database: database, Trigger: trigger, Running: c.running,
@@ -93,6 +99,9 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 func (c *call) preUpdate(d msqlite.SQLitePreUpdateData) {
 	name := strings.ToLower(d.TableName)
 	c.countWrite(domain.Action(d.Op), name)
+	if c.measure != nil {
+		c.measure.row(c, d.TableName, domain.Action(d.Op))
+	}
 	if domain.IsInternalName(name) || c.shadow[name] {
 		return
 	}

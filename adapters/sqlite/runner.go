@@ -121,7 +121,7 @@ func (r *StatementRunner) Compile(ctx context.Context, tier domain.Tier, sql str
 			return err
 		}
 		defer st.finalize()
-		out = domain.Compiled{Actions: c.actions(), Columns: st.ncol, Empty: st.p == 0}
+		out = domain.Compiled{Actions: c.actions(), Columns: st.ncol, Empty: st.p == 0, ReadOnly: st.p != 0 && st.readonly()}
 		if tier == domain.TierRead && st.p != 0 {
 			return r.db.inspect(c, st)
 		}
@@ -181,6 +181,9 @@ func (r *StatementRunner) Write(ctx context.Context, req domain.WriteRequest, co
 		res = c.result(res)
 		if err := c.checkGuard(g, req.MaxUpdateRows); err != nil {
 			return err
+		}
+		if req.Approved && c.changed > req.ApprovedRows {
+			return domain.ApprovalExceededError(c.changed, req.ApprovedRows)
 		}
 		st.finalize()
 		// A statement can finish after the deadline without SQLite

@@ -53,6 +53,9 @@ type Options struct {
 	// tables, instead of refusing the file; bootstrap then creates the
 	// server's own. Tables are never dropped.
 	RepairServerObjects bool
+	// ApprovalQueue creates the approval queue's tables (--confirm-fallback
+	// queue; approvals.go).
+	ApprovalQueue bool
 	// NoAutoCheckpoint turns SQLite's automatic checkpoints off on every
 	// connection (wal_autocheckpoint=0): a replicator (Litestream) controls
 	// checkpoints on a replicated database, and no other connection may
