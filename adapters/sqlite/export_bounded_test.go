@@ -19,3 +19,9 @@ func BoundedFunctions() []string {
 	out = append(out, "json_patch/2", "jsonb_patch/2")
 	return out
 }
+
+// FTSTerms exposes the FTS5 query's term count to the tests.
+var FTSTerms = ftsTerms
+
+// FTSQueryBytes and FTSQueryTerms are the bounds of one FTS5 query.
+const FTSQueryBytes, FTSQueryTerms = ftsQueryBytes, ftsQueryTerms

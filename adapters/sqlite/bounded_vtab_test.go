@@ -1,0 +1,159 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// ftsOr is SQL building an FTS5 query of n+1 terms joined by sep: the
+// request stays small whatever n is.
+func ftsOr(n int, sep string) string {
+	return fmt.Sprintf("('a' || replace(printf('%%.*c', %d, 'x'), 'x', '%s'))", n, sep)
+}
+
+// ftsRefused is the start of the refusal of an FTS5 query over a bound.
+const ftsRefused = "full-text query (the right side of MATCH"
+
+// ftsRunaway are the ways SQL hands FTS5 a query it would parse or
+// tokenize for seconds in one step, each built inside the statement. The
+// tables exist (ftsSetup); every statement must be refused.
+var ftsRunaway = []struct {
+	name string
+	tier domain.Tier
+	sql  string
+}{
+	{"MATCH, 20,000 ORs", domain.TierRead, "SELECT count(*) FROM f WHERE f MATCH " + ftsOr(20000, " OR a")},
+	{"MATCH, 20,000 ANDs", domain.TierRead, "SELECT count(*) FROM f WHERE f MATCH " + ftsOr(20000, " AND a")},
+	{"MATCH, 30,000 juxtaposed", domain.TierRead, "SELECT count(*) FROM f WHERE f MATCH " + ftsOr(30000, " a")},
+	{"MATCH on a column", domain.TierRead, "SELECT count(*) FROM f WHERE body MATCH " + ftsOr(20000, " OR a")},
+	{"= on the table", domain.TierRead, "SELECT count(*) FROM f WHERE f = " + ftsOr(20000, " OR a")},
+	{"table-valued argument", domain.TierRead, "SELECT count(*) FROM f(" + ftsOr(20000, " OR a") + ")"},
+	{"a quoted phrase of 100,000 terms", domain.TierRead, "SELECT count(*) FROM f WHERE f MATCH '\"' || " + ftsOr(100000, " a") + " || '\"'"},
+	{"rank MATCH", domain.TierRead, "SELECT count(*) FROM f WHERE f MATCH 'a' AND rank MATCH 'bm25(' || " +
+		"replace(printf('%.*c', 20000, 'x'), 'x', '1.0, ') || '1.0)'"},
+	{"LIKE on a trigram table", domain.TierRead, "SELECT count(*) FROM g WHERE body LIKE '%' || printf('%.*c', 70000, 'a') || '%'"},
+	{"through a view", domain.TierRead, "SELECT * FROM fv"},
+	{"a query per outer row", domain.TierRead, "SELECT (SELECT count(*) FROM f WHERE f MATCH q) FROM qs"},
+	{"write_query", domain.TierWrite, "INSERT INTO sink SELECT count(*) FROM f WHERE f MATCH " + ftsOr(20000, " OR a")},
+	{"a trigger", domain.TierWrite, "INSERT INTO src (q) SELECT q FROM qs"},
+	{"destructive_query", domain.TierDestructive, "DELETE FROM sink WHERE rowid IN (SELECT rowid FROM f WHERE f MATCH " + ftsOr(20000, " OR a") + ")"},
+}
+
+func ftsSetup(t *testing.T, s *testDB) {
+	for _, q := range []string{
+		"CREATE VIRTUAL TABLE f USING fts5(body)",
+		"INSERT INTO f VALUES ('a b c'), ('a fox')",
+		"CREATE VIRTUAL TABLE g USING fts5(body, tokenize = 'trigram')",
+		"INSERT INTO g VALUES ('aaaa')",
+		"CREATE TABLE sink (v)",
+		"INSERT INTO sink VALUES (1)",
+		"CREATE TABLE qs (q TEXT)",
+		"INSERT INTO qs SELECT " + ftsOr(20000, " OR a"),
+		"CREATE TABLE src (q TEXT)",
+		"CREATE TRIGGER src_search BEFORE INSERT ON src BEGIN INSERT INTO sink SELECT count(*) FROM f WHERE f MATCH NEW.q; END",
+	} {
+		mustWrite(t, s, q)
+	}
+	require.NoError(t, s.ReplaceView(context.Background(),
+		domain.View{Name: "fv", Body: "SELECT count(*) AS n FROM f WHERE f MATCH (SELECT q FROM qs)"}, false, nil))
+}
+
+// TestFTS5QueriesAreBounded: FTS5 parses and tokenizes its query inside one
+// step, which the deadline's interrupt cannot end. A query over the bounds
+// is refused at once, however the SQL hands it to FTS5, in every tier; a
+// refused write leaves nothing, and the next call is served.
+func TestFTS5QueriesAreBounded(t *testing.T) {
+	s := mustOpen(t)
+	ftsSetup(t, s)
+	for _, c := range ftsRunaway {
+		var err error
+		if c.tier == domain.TierRead {
+			_, _, err = readAll(t, s, c.sql)
+		} else {
+			_, err = write(t, s, c.tier, c.sql)
+		}
+		assert.ErrorIs(t, err, domain.ErrSQLite, c.name)
+		assert.ErrorContains(t, err, ftsRefused, c.name)
+		assert.ErrorContains(t, err, "Search for fewer terms at once", "%s: the refusal says what to do", c.name)
+		_, rows, err := readAll(t, s, "SELECT (SELECT count(*) FROM sink), (SELECT count(*) FROM src)")
+		require.NoError(t, err, "%s: the next call is served", c.name)
+		assert.Equal(t, [][]any{{int64(1), int64(0)}}, rows, "%s: nothing committed", c.name)
+	}
+}
+
+// Queries within the bounds are FTS5's own: the same answers as on a plain
+// connection, up to the largest query the bounds let through.
+func TestFTS5QueriesWithinTheBounds(t *testing.T) {
+	s := mustOpen(t)
+	ftsSetup(t, s)
+	ref, err := sql.Open("sqlite", "file:"+s.Path()+"?mode=ro")
+	require.NoError(t, err)
+	defer ref.Close()
+	for _, q := range []string{
+		"SELECT rowid FROM f WHERE f MATCH 'fox' ORDER BY rowid",
+		"SELECT rowid FROM f WHERE f MATCH 'fox OR c' ORDER BY rowid",
+		"SELECT rowid FROM f WHERE f MATCH '\"a fox\" NOT c' ORDER BY rowid",
+		"SELECT rowid FROM f WHERE f MATCH 'body : a AND (b OR fox)' ORDER BY rowid",
+		"SELECT rowid FROM f('a*') ORDER BY rowid",
+		"SELECT rowid FROM f WHERE f = 'fox' AND rowid > 0",
+		"SELECT rowid FROM f WHERE f MATCH 'a' AND rank MATCH 'bm25(2.0)' ORDER BY rank",
+		"SELECT rowid FROM g WHERE body LIKE '%aa%'",
+		"SELECT count(*) FROM f WHERE f MATCH " + ftsOr(sqlite.FTSQueryTerms/2-1, " OR a"),
+		"SELECT count(*) FROM f WHERE f MATCH " + ftsOr(sqlite.FTSQueryTerms-1, " fox"),
+		"SELECT count(*) FROM f WHERE f MATCH '\"' || " + ftsOr(sqlite.FTSQueryBytes/2-2, " a") + " || '\"'",
+		"SELECT rowid FROM f WHERE f MATCH 'fox' AND rowid = 2",
+	} {
+		var want [][]any
+		rows, err := ref.QueryContext(context.Background(), q)
+		require.NoError(t, err, q)
+		for rows.Next() {
+			var v int64
+			require.NoError(t, rows.Scan(&v))
+			want = append(want, []any{v})
+		}
+		require.NoError(t, rows.Err())
+		rows.Close()
+		_, got, err := readAll(t, s, q)
+		if assert.NoError(t, err, q) {
+			assert.Equal(t, want, got, q)
+		}
+	}
+	// An FTS5 syntax error is FTS5's own.
+	_, _, err = readAll(t, s, "SELECT * FROM f WHERE f MATCH 'a AND'")
+	assert.ErrorContains(t, err, "fts5: syntax error")
+}
+
+// The count is an upper bound of what FTS5 builds a node for: barewords
+// (operators among them), quoted strings (one each, "" inside them
+// escaped), and punctuation; it stops counting past the limit.
+func TestFTSTermCount(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want int
+	}{
+		{"", 0},
+		{"a", 1},
+		{"  a\tb\nc\r", 3},
+		{"a OR b AND NOT c", 6},
+		{`"a b c d"`, 1},
+		{`"a ""b"" c" d`, 2},
+		{`"unterminated a b c`, 1},
+		{"NEAR(a b, 3)", 7},
+		{"{a b}: c*", 7},
+		{"^a + b - c", 6},
+		{"é中文 x", 2},
+		{"a\x00b", 1},
+	} {
+		assert.Equal(t, c.want, sqlite.FTSTerms([]byte(c.q), 100), "%q", c.q)
+	}
+	assert.Equal(t, 11, sqlite.FTSTerms([]byte(strings.Repeat("a ", 1000)), 10), "stops past the limit")
+}
