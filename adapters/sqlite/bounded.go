@@ -96,7 +96,7 @@ func (h handle) registerBounded() error {
 	if err := h.registerFTS5Bounds(); err != nil {
 		return err
 	}
-	if err := h.registerFTS5Filter(); err != nil {
+	if err := h.registerFTS5Module(); err != nil {
 		return err
 	}
 	if rc := lib.Xsqlite3_set_clientdata(h.tls, h.db, mark, 1, 0); rc != lib.SQLITE_OK {

@@ -103,7 +103,7 @@ func (h handle) registerFTS5Bounds() error {
 			return h.lastError(rc)
 		}
 	}
-	return nil
+	return h.registerTokenizerBounds(api)
 }
 
 // fts5Row is what a wrapper learns about the current row through the

@@ -24,13 +24,15 @@ import (
 //
 // Agent connections therefore get FTS5 under its own name with xFilter
 // wrapped: every text or blob argument FTS5 is handed (the right side of
-// MATCH or = on the table or a column, the table-valued argument, LIKE and
-// GLOB patterns on a trigram table, rank's argument) is measured first,
-// and one over ftsQueryBytes or ftsQueryTerms is refused with a message
-// saying what to do. Every way SQL reaches an FTS5 query, views and
-// triggers included, reaches xFilter on the connection running the
-// statement, so none goes around the check. The measurements are in
-// bounded_measure_test.go (TestMeasureVirtualTables).
+// MATCH or = on the table or a column, the table-valued argument, rank's
+// argument; LIKE and GLOB never reach it, since agent connections call the
+// bounded replacements, which SQLite does not hand to a virtual table) is
+// measured first, and one over ftsQueryBytes or ftsQueryTerms is refused
+// with a message saying what to do. Every way SQL reaches an FTS5 query,
+// views and triggers included, reaches xFilter on the connection running
+// the statement, so none goes around the check. xUpdate is wrapped too, to
+// bound the rows FTS5 indexes (bounded_tokenize.go). The measurements are
+// in bounded_measure_test.go (TestMeasureVirtualTables).
 
 // ftsQueryBytes caps the bytes of one FTS5 query: a phrase of 32,000 terms
 // (or 64,000 characters on a trigram table) tokenizes in about 0.1 s.
@@ -41,15 +43,16 @@ const ftsQueryBytes = 64 << 10
 // grows with their square.
 const ftsQueryTerms = 4096
 
-// boundedFTS5 is the process's one copy of FTS5's module with xFilter
-// wrapped (C memory, never freed: connections point at it for their life),
-// and fts5Filter the xFilter it wraps. FTS5's module is one static object,
+// boundedFTS5 is the process's one copy of FTS5's module with xFilter and
+// xUpdate wrapped (C memory, never freed: connections point at it for
+// their life), and the functions it wraps. FTS5's module is one static object,
 // so every connection finds the same one.
 var boundedFTS5 struct {
 	once   sync.Once
 	orig   uintptr // FTS5's sqlite3_module
 	module uintptr // the copy
-	filter uintptr // FTS5's xFilter
+	filter uintptr // FTS5's xFilter and xUpdate
+	update uintptr
 	err    error
 }
 
@@ -68,12 +71,12 @@ func (h handle) moduleOf(name string) uintptr {
 	return 0
 }
 
-// registerFTS5Filter points the connection's FTS5 registration at the
+// registerFTS5Module points the connection's FTS5 registration at the
 // bounded copy of the module, once: tables it connects from then on (SQLite
-// copies the module pointer into each table it connects) filter through
-// fts5FilterBounded. The agent's statements are the first to connect a
+// copies the module pointer into each table it connects) filter and update
+// through the wrappers. The agent's statements are the first to connect a
 // table on an agent connection, and a schema change reconnects them all.
-func (h handle) registerFTS5Filter() error {
+func (h handle) registerFTS5Module() error {
 	mod := h.moduleOf("fts5")
 	if mod == 0 {
 		return nil
@@ -108,12 +111,13 @@ func copyModule(tls *libc.TLS, orig uintptr) (uintptr, error) {
 		return 0, fmt.Errorf("out of memory copying the FTS5 module")
 	}
 	copy(libc.GoBytes(p, size), libc.GoBytes(orig, size))
-	slot := p + unsafe.Offsetof(mod.FxFilter)
-	boundedFTS5.orig, boundedFTS5.filter = orig, ptrAt(slot)
-	if boundedFTS5.filter == 0 {
-		return 0, fmt.Errorf("the FTS5 module has no xFilter")
+	filter, update := p+unsafe.Offsetof(mod.FxFilter), p+unsafe.Offsetof(mod.FxUpdate)
+	boundedFTS5.orig, boundedFTS5.filter, boundedFTS5.update = orig, ptrAt(filter), ptrAt(update)
+	if boundedFTS5.filter == 0 || boundedFTS5.update == 0 {
+		return 0, fmt.Errorf("the FTS5 module has no xFilter or xUpdate")
 	}
-	writePtr(slot, cFunc(fts5FilterBounded))
+	writePtr(filter, cFunc(fts5FilterBounded))
+	writePtr(update, cFunc(fts5UpdateBounded))
 	return p, nil
 }
 
@@ -138,11 +142,63 @@ func fts5FilterBounded(tls *libc.TLS, cursor uintptr, idxNum int32, idxStr uintp
 		tls, cursor, idxNum, idxStr, argc, argv)
 }
 
+// fts5UpdateBounded is FTS5's xUpdate, counting the tokens of the row it
+// writes (bounded_tokenize.go) and keeping the terms FTS5 holds for COMMIT
+// within its default: a table whose 'hashsize' is over it takes no writes
+// but the command that lowers it.
+func fts5UpdateBounded(tls *libc.TLS, vtab uintptr, argc int32, argv, rowid uintptr) int32 {
+	var t lib.TFts5Table
+	var cfg lib.TFts5Config
+	config := ptrAt(vtab + unsafe.Offsetof(t.FpConfig))
+	table := libc.GoString(ptrAt(config + unsafe.Offsetof(cfg.FzName)))
+	a := args(argv, argc)
+	command := ""
+	if nCol := int(int32At(config + unsafe.Offsetof(cfg.FnCol))); argc > 1 && 3+nCol < int(argc) &&
+		lib.Xsqlite3_value_type(tls, a[0]) == lib.SQLITE_NULL && lib.Xsqlite3_value_type(tls, a[2+nCol]) == lib.SQLITE_TEXT {
+		command = strings.ToLower(string(textOf(tls, a[2+nCol])))
+		if command == "hashsize" && lib.Xsqlite3_value_int64(tls, a[3+nCol]) > lib.FTS5_DEFAULT_HASHSIZE {
+			return vtabError(tls, vtab, hashSizeRefusal(table))
+		}
+	}
+	if command != "hashsize" && int32At(config+unsafe.Offsetof(cfg.FnHashSize)) > lib.FTS5_DEFAULT_HASHSIZE {
+		return vtabError(tls, vtab, hashSizeRefusal(table))
+	}
+	rows := rowTokensOf(tls, ptrAt(config+unsafe.Offsetof(cfg.Fdb)))
+	if rows != 0 {
+		var r rowTokens
+		if command == "" || command == "delete" {
+			r.inRow = 1
+			termSets.Store(rows, map[string]struct{}{})
+			defer termSets.Delete(rows)
+		}
+		putStruct(rows, r)
+	}
+	rc := cCall[func(*libc.TLS, uintptr, int32, uintptr, uintptr) int32](boundedFTS5.update)(tls, vtab, argc, argv, rowid)
+	if rows != 0 {
+		r := getStruct[rowTokens](rows)
+		putStruct(rows, rowTokens{})
+		if r.refused != 0 {
+			return vtabError(tls, vtab, fmt.Sprintf("FTS5 indexes at most %d distinct terms for one row of %s (its columns "+
+				"together; an UPDATE counts the old text and the new), and this row has more: FTS5 indexes a row, and "+
+				"writes its terms at COMMIT, in steps the query timeout cannot end. Split the text over several rows (by "+
+				"section or paragraph), or index a part of it", ftsRowTerms, table))
+		}
+	}
+	return rc
+}
+
+// hashSizeRefusal refuses a write to FTS5 table whose 'hashsize' would be
+// over FTS5's default.
+func hashSizeRefusal(table string) string {
+	return fmt.Sprintf("an FTS5 'hashsize' over %[1]d bytes is refused: FTS5 writes the terms a transaction indexed at "+
+		"COMMIT, in one step the query timeout cannot end. Set it to at most %[1]d: "+
+		"INSERT INTO %[2]s(%[2]s, rank) VALUES ('hashsize', %[1]d)", lib.FTS5_DEFAULT_HASHSIZE, quoteIdent(table))
+}
+
 // ftsQueryRefusal is the refusal of FTS5 query q, "" when it is within the
 // bounds.
 func ftsQueryRefusal(q []byte) string {
-	const what = "full-text query (the right side of MATCH or = on an FTS5 table, its table-valued argument, " +
-		"or a LIKE or GLOB pattern on a trigram table)"
+	const what = "full-text query (the right side of MATCH or = on an FTS5 table, or its table-valued argument)"
 	const todo = "FTS5 parses a query in one step that the query timeout cannot end. Search for fewer terms at once " +
 		"(several queries, their rows combined with UNION), or a long text with instr() on the column"
 	if len(q) > ftsQueryBytes {

@@ -25,3 +25,6 @@ var FTSTerms = ftsTerms
 
 // FTSQueryBytes and FTSQueryTerms are the bounds of one FTS5 query.
 const FTSQueryBytes, FTSQueryTerms = ftsQueryBytes, ftsQueryTerms
+
+// FTSRowTerms is the most distinct terms FTS5 indexes for one row.
+const FTSRowTerms = ftsRowTerms
