@@ -4,14 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -107,9 +106,9 @@ func TestFTS5QueriesWithinTheBounds(t *testing.T) {
 		"SELECT rowid FROM f WHERE f = 'fox' AND rowid > 0",
 		"SELECT rowid FROM f WHERE f MATCH 'a' AND rank MATCH 'bm25(2.0)' ORDER BY rank",
 		"SELECT rowid FROM g WHERE body LIKE '%aa%'",
-		"SELECT count(*) FROM f WHERE f MATCH " + ftsOr(sqlite.FTSQueryTerms/2-1, " OR a"),
-		"SELECT count(*) FROM f WHERE f MATCH " + ftsOr(sqlite.FTSQueryTerms-1, " fox"),
-		"SELECT count(*) FROM f WHERE f MATCH '\"' || " + ftsOr(sqlite.FTSQueryBytes/2-2, " a") + " || '\"'",
+		"SELECT count(*) FROM f WHERE f MATCH " + ftsOr(engine.FTSQueryTerms/2-1, " OR a"),
+		"SELECT count(*) FROM f WHERE f MATCH " + ftsOr(engine.FTSQueryTerms-1, " fox"),
+		"SELECT count(*) FROM f WHERE f MATCH '\"' || " + ftsOr(engine.FTSQueryBytes/2-2, " a") + " || '\"'",
 		"SELECT rowid FROM f WHERE f MATCH 'fox' AND rowid = 2",
 	} {
 		var want [][]any
@@ -130,32 +129,6 @@ func TestFTS5QueriesWithinTheBounds(t *testing.T) {
 	// An FTS5 syntax error is FTS5's own.
 	_, _, err = readAll(t, s, "SELECT * FROM f WHERE f MATCH 'a AND'")
 	assert.ErrorContains(t, err, "fts5: syntax error")
-}
-
-// The count is an upper bound of what FTS5 builds a node for: barewords
-// (operators among them), quoted strings (one each, "" inside them
-// escaped), and punctuation; it stops counting past the limit.
-func TestFTSTermCount(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		want int
-	}{
-		{"", 0},
-		{"a", 1},
-		{"  a\tb\nc\r", 3},
-		{"a OR b AND NOT c", 6},
-		{`"a b c d"`, 1},
-		{`"a ""b"" c" d`, 2},
-		{`"unterminated a b c`, 1},
-		{"NEAR(a b, 3)", 7},
-		{"{a b}: c*", 7},
-		{"^a + b - c", 6},
-		{"é中文 x", 2},
-		{"a\x00b", 1},
-	} {
-		assert.Equal(t, c.want, sqlite.FTSTerms([]byte(c.q), 100), "%q", c.q)
-	}
-	assert.Equal(t, 11, sqlite.FTSTerms([]byte(strings.Repeat("a ", 1000)), 10), "stops past the limit")
 }
 
 // ftsTerms is SQL for a text of about n distinct random terms (hex words).
@@ -182,8 +155,8 @@ func TestFTS5IndexingIsBounded(t *testing.T) {
 	} {
 		mustWrite(t, s, q)
 	}
-	over := sqlite.FTSRowTerms * 3 / 2
-	refused := fmt.Sprintf("FTS5 indexes at most %d distinct terms for one row", sqlite.FTSRowTerms)
+	over := engine.FTSRowTerms * 3 / 2
+	refused := fmt.Sprintf("FTS5 indexes at most %d distinct terms for one row", engine.FTSRowTerms)
 	for _, c := range []struct {
 		name string
 		tier domain.Tier
@@ -223,7 +196,7 @@ func TestFTS5IndexingIsBounded(t *testing.T) {
 
 	// Within the bound: a row just under it, one term 1.5 million times,
 	// a 'hashsize' at the default, all indexed as FTS5 does.
-	mustWrite(t, s, "INSERT INTO f VALUES ("+ftsTerms(sqlite.FTSRowTerms*3/4)+" || ' needle')")
+	mustWrite(t, s, "INSERT INTO f VALUES ("+ftsTerms(engine.FTSRowTerms*3/4)+" || ' needle')")
 	mustWrite(t, s, "INSERT INTO f VALUES (replace(printf('%.*c', 1500000, 'x'), 'x', 'fox '))")
 	mustWrite(t, s, "INSERT INTO f (f, rank) VALUES ('hashsize', 1048576)")
 	_, rows, err := readAll(t, s, "SELECT (SELECT count(*) FROM f WHERE f MATCH 'needle'), (SELECT count(*) FROM f WHERE f MATCH 'fox'), (SELECT count(*) FROM f)")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -167,28 +168,28 @@ func (m *MemoryStore) Events(ctx context.Context, fn func(domain.Event) bool) (i
 	defer conn.Close()
 	var n int64
 	err = conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		h, err := engine.Open(dc)
 		if err != nil {
 			return err
 		}
-		stop := armDeadline(ctx, h.db)
+		stop := armDeadline(ctx, h)
 		defer stop()
-		st, _, err := h.prepare("SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id")
+		st, _, err := h.Prepare("SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id")
 		if err != nil {
 			return err
 		}
-		defer st.finalize()
+		defer st.Finalize()
 		want := true
 		for {
-			more, err := st.step()
+			more, err := st.Step()
 			if err != nil || !more {
 				return err
 			}
 			n++
 			if want {
 				want = fn(domain.Event{
-					ID: st.int64(0), TS: st.text(1), Session: st.text(2), Kind: st.text(3),
-					Content: st.text(4), PrevHash: st.text(5), Hash: st.text(6),
+					ID: st.Int64(0), TS: st.Text(1), Session: st.Text(2), Kind: st.Text(3),
+					Content: st.Text(4), PrevHash: st.Text(5), Hash: st.Text(6),
 				})
 			}
 		}

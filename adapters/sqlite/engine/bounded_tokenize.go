@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"sync"
@@ -19,17 +19,17 @@ import (
 // under its own name: the wrapper hands FTS5's tokenizer a callback that
 // passes every token on, ends the tokenizing with SQLITE_INTERRUPT once
 // the statement was interrupted (every tokenCheckEvery tokens), and
-// refuses a row that would index more than ftsRowTerms (fts5UpdateBounded
+// refuses a row that would index more than FTSRowTerms (fts5UpdateBounded
 // words the refusal). Tokenizers are looked up by name when a table
 // connects, so every table the agent's statements connect uses the
 // wrappers.
 
-// ftsRowTerms caps the distinct terms FTS5 indexes for one row (all its
+// FTSRowTerms caps the distinct terms FTS5 indexes for one row (all its
 // columns; an UPDATE counts the old text and the new): 62,500 took 50 ms
 // to index and 0.1 s to commit. A term repeated costs little (a row of one
 // term 4 million times took 0.25 s) and counts once. A long book has fewer
 // than 30,000 distinct words.
-const ftsRowTerms = 65_536
+const FTSRowTerms = 65_536
 
 // tokenCheckEvery is how many tokens pass between two looks at the
 // interrupt: about a millisecond of tokenizing.
@@ -75,7 +75,7 @@ type tokenizeCtx struct {
 // is written (a 'rebuild' writes many in one call) each text counts alone.
 type rowTokens struct {
 	inRow   uintptr // 1 while fts5UpdateBounded writes one row
-	refused uintptr // 1 once the terms passed ftsRowTerms
+	refused uintptr // 1 once the terms passed FTSRowTerms
 	depth   uintptr // wrapped tokenizers running (porter runs another)
 }
 
@@ -107,8 +107,8 @@ var boundedTokenizer = lib.Tfts5_tokenizer_v2{
 }
 
 // registerTokenizerBounds wraps the connection's built-in tokenizers, once
-// (registerBounded's mark).
-func (h handle) registerTokenizerBounds(api uintptr) error {
+// (RegisterBounded's mark).
+func (h Handle) registerTokenizerBounds(api uintptr) error {
 	var a lib.Tfts5_api
 	if int32At(api+unsafe.Offsetof(a.FiVersion)) < 3 {
 		return nil // no v2 tokenizers: an FTS5 older than the one this was written for
@@ -244,7 +244,7 @@ func tokenizerTokenize(tls *libc.TLS, p, pCtx uintptr, flags int32, pText uintpt
 
 // tokenCounted passes one token on to FTS5. It ends the tokenizing once the
 // statement was interrupted, and, for a document, once its row passed
-// ftsRowTerms.
+// FTSRowTerms.
 func tokenCounted(tls *libc.TLS, p uintptr, tflags int32, pToken uintptr, nToken, iStart, iEnd int32) int32 {
 	c := getStruct[tokenizeCtx](p)
 	c.count++
@@ -255,7 +255,7 @@ func tokenCounted(tls *libc.TLS, p uintptr, tflags int32, pToken uintptr, nToken
 			term := cBytes(pToken, int(nToken))
 			if _, seen := set[string(term)]; !seen {
 				set[string(term)] = struct{}{}
-				if len(set) > ftsRowTerms {
+				if len(set) > FTSRowTerms {
 					var r rowTokens
 					writePtr(c.rows+unsafe.Offsetof(r.refused), 1)
 					return lib.SQLITE_TOOBIG
@@ -271,7 +271,7 @@ func tokenCounted(tls *libc.TLS, p uintptr, tflags int32, pToken uintptr, nToken
 }
 
 // newRowTokens makes the connection's rowTokens, freed with it.
-func (h handle) newRowTokens() (uintptr, error) {
+func (h Handle) newRowTokens() (uintptr, error) {
 	if p := rowTokensOf(h.tls, h.db); p != 0 {
 		return p, nil
 	}

@@ -1,4 +1,4 @@
-package sqlite_test
+package engine_test
 
 import (
 	"context"

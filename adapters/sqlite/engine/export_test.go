@@ -1,6 +1,10 @@
-package sqlite
+package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	_ "modernc.org/sqlite" // the driver, for the tests that open a database
+)
 
 // BoundedFunctions names the built-ins agent connections get bounded
 // replacements or wrappers of, as name/argument count (-1: any), for the
@@ -19,12 +23,3 @@ func BoundedFunctions() []string {
 	out = append(out, "json_patch/2", "jsonb_patch/2")
 	return out
 }
-
-// FTSTerms exposes the FTS5 query's term count to the tests.
-var FTSTerms = ftsTerms
-
-// FTSQueryBytes and FTSQueryTerms are the bounds of one FTS5 query.
-const FTSQueryBytes, FTSQueryTerms = ftsQueryBytes, ftsQueryTerms
-
-// FTSRowTerms is the most distinct terms FTS5 indexes for one row.
-const FTSRowTerms = ftsRowTerms

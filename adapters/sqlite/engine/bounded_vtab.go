@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"encoding/binary"
@@ -27,21 +27,21 @@ import (
 // MATCH or = on the table or a column, the table-valued argument, rank's
 // argument; LIKE and GLOB never reach it, since agent connections call the
 // bounded replacements, which SQLite does not hand to a virtual table) is
-// measured first, and one over ftsQueryBytes or ftsQueryTerms is refused
+// measured first, and one over FTSQueryBytes or FTSQueryTerms is refused
 // with a message saying what to do. Every way SQL reaches an FTS5 query,
 // views and triggers included, reaches xFilter on the connection running
 // the statement, so none goes around the check. xUpdate is wrapped too, to
 // bound the rows FTS5 indexes (bounded_tokenize.go). The measurements are
-// in bounded_measure_test.go (TestMeasureVirtualTables).
+// in bounded_vtab_measure_test.go (TestMeasureVirtualTables).
 
-// ftsQueryBytes caps the bytes of one FTS5 query: a phrase of 32,000 terms
+// FTSQueryBytes caps the bytes of one FTS5 query: a phrase of 32,000 terms
 // (or 64,000 characters on a trigram table) tokenizes in about 0.1 s.
-const ftsQueryBytes = 64 << 10
+const FTSQueryBytes = 64 << 10
 
-// ftsQueryTerms caps the terms, strings and operators of one FTS5 query
+// FTSQueryTerms caps the terms, strings and operators of one FTS5 query
 // outside its quoted strings: 4,096 parse in about 25 ms, and the cost
 // grows with their square.
-const ftsQueryTerms = 4096
+const FTSQueryTerms = 4096
 
 // boundedFTS5 is the process's one copy of FTS5's module with xFilter and
 // xUpdate wrapped (C memory, never freed: connections point at it for
@@ -59,7 +59,7 @@ var boundedFTS5 struct {
 // moduleOf returns the connection's registration of virtual-table module
 // name (SQLite's Module, from the connection's hash of modules), 0 when
 // there is none.
-func (h handle) moduleOf(name string) uintptr {
+func (h Handle) moduleOf(name string) uintptr {
 	var db lib.Tsqlite3
 	var hash lib.THash
 	var elem lib.THashElem
@@ -76,7 +76,7 @@ func (h handle) moduleOf(name string) uintptr {
 // copies the module pointer into each table it connects) filter and update
 // through the wrappers. The agent's statements are the first to connect a
 // table on an agent connection, and a schema change reconnects them all.
-func (h handle) registerFTS5Module() error {
+func (h Handle) registerFTS5Module() error {
 	mod := h.moduleOf("fts5")
 	if mod == 0 {
 		return nil
@@ -181,7 +181,7 @@ func fts5UpdateBounded(tls *libc.TLS, vtab uintptr, argc int32, argv, rowid uint
 			return vtabError(tls, vtab, fmt.Sprintf("FTS5 indexes at most %d distinct terms for one row of %s (its columns "+
 				"together; an UPDATE counts the old text and the new), and this row has more: FTS5 indexes a row, and "+
 				"writes its terms at COMMIT, in steps the query timeout cannot end. Split the text over several rows (by "+
-				"section or paragraph), or index a part of it", ftsRowTerms, table))
+				"section or paragraph), or index a part of it", FTSRowTerms, table))
 		}
 	}
 	return rc
@@ -192,7 +192,7 @@ func fts5UpdateBounded(tls *libc.TLS, vtab uintptr, argc int32, argv, rowid uint
 func hashSizeRefusal(table string) string {
 	return fmt.Sprintf("an FTS5 'hashsize' over %[1]d bytes is refused: FTS5 writes the terms a transaction indexed at "+
 		"COMMIT, in one step the query timeout cannot end. Set it to at most %[1]d: "+
-		"INSERT INTO %[2]s(%[2]s, rank) VALUES ('hashsize', %[1]d)", lib.FTS5_DEFAULT_HASHSIZE, quoteIdent(table))
+		"INSERT INTO %[2]s(%[2]s, rank) VALUES ('hashsize', %[1]d)", lib.FTS5_DEFAULT_HASHSIZE, `"`+strings.ReplaceAll(table, `"`, `""`)+`"`)
 }
 
 // ftsQueryRefusal is the refusal of FTS5 query q, "" when it is within the
@@ -201,11 +201,11 @@ func ftsQueryRefusal(q []byte) string {
 	const what = "full-text query (the right side of MATCH or = on an FTS5 table, or its table-valued argument)"
 	const todo = "FTS5 parses a query in one step that the query timeout cannot end. Search for fewer terms at once " +
 		"(several queries, their rows combined with UNION), or a long text with instr() on the column"
-	if len(q) > ftsQueryBytes {
-		return fmt.Sprintf("a %s of %d bytes is refused: at most %d bytes. %s", what, len(q), ftsQueryBytes, todo)
+	if len(q) > FTSQueryBytes {
+		return fmt.Sprintf("a %s of %d bytes is refused: at most %d bytes. %s", what, len(q), FTSQueryBytes, todo)
 	}
-	if n := ftsTerms(q, ftsQueryTerms); n > ftsQueryTerms {
-		return fmt.Sprintf("a %s of more than %d terms and operators is refused. %s", what, ftsQueryTerms, todo)
+	if n := ftsTerms(q, FTSQueryTerms); n > FTSQueryTerms {
+		return fmt.Sprintf("a %s of more than %d terms and operators is refused. %s", what, FTSQueryTerms, todo)
 	}
 	return ""
 }
