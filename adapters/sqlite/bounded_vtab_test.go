@@ -186,10 +186,22 @@ func TestFTS5IndexingIsBounded(t *testing.T) {
 		assert.Equal(t, [][]any{{int64(1), int64(1), int64(0)}}, rows, "%s: nothing committed", c.name)
 	}
 
+	// A table given a larger 'hashsize' elsewhere takes no agent write but
+	// the one that lowers it.
+	ref, err := sql.Open("sqlite", "file:"+s.Path())
+	require.NoError(t, err)
+	_, err = ref.Exec("INSERT INTO f (f, rank) VALUES ('hashsize', 100000000)")
+	require.NoError(t, err)
+	require.NoError(t, ref.Close())
+	_, err = write(t, s, domain.TierWrite, "INSERT INTO f VALUES ('more')")
+	assert.ErrorContains(t, err, "an FTS5 'hashsize' over 1048576 bytes is refused")
+	mustWrite(t, s, "INSERT INTO f (f, rank) VALUES ('hashsize', 1048576)")
+	mustWrite(t, s, "DELETE FROM f WHERE f MATCH 'more'")
+
 	// Tokenizing a text of 8 million characters (a few thousand distinct
 	// trigrams) takes seconds, and stops at the deadline.
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	_, err := s.Write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: "INSERT INTO g VALUES (hex(randomblob(4000000)))"},
+	_, err = s.Write(ctx, domain.WriteRequest{Tier: domain.TierWrite, SQL: "INSERT INTO g VALUES (hex(randomblob(4000000)))"},
 		func([]string) {}, func([]any) bool { return true })
 	cancel()
 	assert.ErrorIs(t, err, domain.ErrTimeout, "tokenizing stops at the deadline")

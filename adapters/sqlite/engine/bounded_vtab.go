@@ -160,7 +160,12 @@ func fts5UpdateBounded(tls *libc.TLS, vtab uintptr, argc int32, argv, rowid uint
 			return vtabError(tls, vtab, hashSizeRefusal(table))
 		}
 	}
-	if command != "hashsize" && int32At(config+unsafe.Offsetof(cfg.FnHashSize)) > lib.FTS5_DEFAULT_HASHSIZE {
+	// FTS5 reloads its configuration inside xUpdate when another
+	// connection changed it, so it is looked at before and after.
+	largeHash := func() bool {
+		return command != "hashsize" && int32At(config+unsafe.Offsetof(cfg.FnHashSize)) > lib.FTS5_DEFAULT_HASHSIZE
+	}
+	if largeHash() {
 		return vtabError(tls, vtab, hashSizeRefusal(table))
 	}
 	rows := rowTokensOf(tls, ptrAt(config+unsafe.Offsetof(cfg.Fdb)))
@@ -183,6 +188,9 @@ func fts5UpdateBounded(tls *libc.TLS, vtab uintptr, argc int32, argv, rowid uint
 				"writes its terms at COMMIT, in steps the query timeout cannot end. Split the text over several rows (by "+
 				"section or paragraph), or index a part of it", FTSRowTerms, table))
 		}
+	}
+	if rc == lib.SQLITE_OK && largeHash() {
+		return vtabError(tls, vtab, hashSizeRefusal(table))
 	}
 	return rc
 }
