@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
+
 	"context"
 	"fmt"
 	"strings"
@@ -169,23 +171,23 @@ func (s *Store) setWAL(ctx context.Context) (string, error) {
 // tableKinds asks SQLite which tables are real virtual-table shadow tables
 // and which are virtual tables (PRAGMA table_list), so the policy never
 // guesses from names.
-func tableKinds(h handle) (shadow, virtual map[string]bool, err error) {
-	st, _, err := h.prepare("SELECT name, type FROM pragma_table_list WHERE type IN ('shadow', 'virtual') AND schema = 'main'")
+func tableKinds(h engine.Handle) (shadow, virtual map[string]bool, err error) {
+	st, _, err := h.Prepare("SELECT name, type FROM pragma_table_list WHERE type IN ('shadow', 'virtual') AND schema = 'main'")
 	if err != nil {
 		return nil, nil, err
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	shadow, virtual = map[string]bool{}, map[string]bool{}
 	v := make([]any, 2)
 	for {
-		more, err := st.step()
+		more, err := st.Step()
 		if err != nil {
 			return nil, nil, err
 		}
 		if !more {
 			return shadow, virtual, nil
 		}
-		st.row(v)
+		st.Row(v)
 		name, _ := v[0].(string)
 		if v[1] == "shadow" {
 			shadow[strings.ToLower(name)] = true

@@ -102,9 +102,9 @@ func (m *ImpactMeter) Measure(ctx context.Context, tier domain.Tier, sql string)
 	defer release()
 	err = db.withAgent(ctx, tier, func(c *call) error {
 		c.suspended = true
-		c.h.setBusyTimeout(foreignWait(ctx, budget))
-		err := c.h.exec("BEGIN IMMEDIATE")
-		c.h.setBusyTimeout(busyTimeout)
+		c.h.SetBusyTimeout(foreignWait(ctx, budget))
+		err := c.h.Exec("BEGIN IMMEDIATE")
+		c.h.SetBusyTimeout(busyTimeout)
 		if err != nil {
 			return db.lockError(ctx, err)
 		}
@@ -115,7 +115,7 @@ func (m *ImpactMeter) Measure(ctx context.Context, tier domain.Tier, sql string)
 		if err != nil {
 			return err
 		}
-		defer st.finalize()
+		defer st.Finalize()
 		before, err := c.schema()
 		if err != nil {
 			return err
@@ -129,7 +129,7 @@ func (m *ImpactMeter) Measure(ctx context.Context, tier domain.Tier, sql string)
 			rows[strings.ToLower(t)] = n
 		}
 		ms.stepping = true
-		if st.p != 0 {
+		if !st.Empty() {
 			if err := stream(st, func([]any) bool { return false }); err != nil {
 				return err
 			}
@@ -140,21 +140,21 @@ func (m *ImpactMeter) Measure(ctx context.Context, tier domain.Tier, sql string)
 		res := c.result(domain.WriteResult{})
 		ms.impact.RowsAffected = res.RowsAffected
 		for t, act := range ms.virtual {
-			ms.impact.AddRows(t, act, c.h.changes())
+			ms.impact.AddRows(t, act, c.h.Changes())
 			ms.markVirtual(t, false)
 		}
 		for t := range ms.vtrigger {
 			ms.impact.AddRows(t, 0, 0)
 			ms.markVirtual(t, true)
 		}
-		st.finalize()
+		st.Finalize()
 		after, err := c.schema()
 		if err != nil {
 			return err
 		}
 		ms.impact.Objects = diffSchema(before, after, rows, c.shadow)
 		c.suspended = true
-		return c.h.exec("ROLLBACK")
+		return c.h.Exec("ROLLBACK")
 	})
 	if err != nil && ms.stepping && errors.Is(err, domain.ErrTimeout) && ctx.Err() != nil {
 		ms.impact.Partial = "the trial run stopped at the " + domain.FormatSeconds(db.opts.QueryTimeout) + "s deadline (--query-timeout) before the statement finished"
@@ -188,22 +188,22 @@ type schemaRow struct {
 func (c *call) schema() ([]schemaRow, error) {
 	c.suspended = true
 	defer func() { c.suspended = false }()
-	st, _, err := c.h.prepare("SELECT type, name, coalesce(sql, ''), coalesce(rootpage, 0) FROM main.sqlite_schema ORDER BY rowid")
+	st, _, err := c.h.Prepare("SELECT type, name, coalesce(sql, ''), coalesce(rootpage, 0) FROM main.sqlite_schema ORDER BY rowid")
 	if err != nil {
 		return nil, err
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	var out []schemaRow
 	v := make([]any, 4)
 	for {
-		more, err := st.step()
+		more, err := st.Step()
 		if err != nil {
 			return nil, err
 		}
 		if !more {
 			return out, nil
 		}
-		st.row(v)
+		st.Row(v)
 		r := schemaRow{}
 		r.typ, _ = v[0].(string)
 		r.name, _ = v[1].(string)

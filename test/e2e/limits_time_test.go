@@ -22,7 +22,7 @@ import (
 // docs/decisions.md#bounded-built-ins: one call of a built-in whose cost is super-linear in its
 // arguments is one SQLite step, which the deadline's interrupt could not
 // cut short. Each such function in the inventory (adapters/sqlite/
-// bounded.go) runs here on two values near the value cap, chosen to cost
+// engine/bounded.go) runs here on two values near the value cap, chosen to cost
 // the most, in each place agent SQL can call it: read_query, write_query,
 // a generated column (the INSERT computes it) and a BEFORE INSERT trigger
 // (an AFTER trigger would meet the row-size limit first: the two arguments

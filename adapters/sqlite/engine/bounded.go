@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"sync"
@@ -64,8 +64,10 @@ const boundedMark = "mcp-sqlite-memory.bounded"
 // every agent call looks the mark up (SQLite copies the name it stores).
 var boundedMarkC = sync.OnceValues(func() (uintptr, error) { return libc.CString(boundedMark) })
 
-// registerBounded installs the replacements on one connection, once.
-func (h handle) registerBounded() error {
+// RegisterBounded installs the replacements on h's connection, once: the
+// built-ins, FTS5's auxiliaries, its module and its tokenizers. Call it
+// before the connection runs anything of the agent's.
+func (h Handle) RegisterBounded() error {
 	mark, err := boundedMarkC()
 	if err != nil {
 		return err
@@ -94,6 +96,9 @@ func (h handle) registerBounded() error {
 		}
 	}
 	if err := h.registerFTS5Bounds(); err != nil {
+		return err
+	}
+	if err := h.registerFTS5Module(); err != nil {
 		return err
 	}
 	if rc := lib.Xsqlite3_set_clientdata(h.tls, h.db, mark, 1, 0); rc != lib.SQLITE_OK {

@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"unsafe"
@@ -8,7 +8,7 @@ import (
 )
 
 // The C-API plumbing the replacements of bounded.go share: function
-// pointers, arguments and results, on the handle of the connection SQLite
+// pointers, arguments and results, on the Handle of the connection SQLite
 // calls them on.
 
 // cFunc turns a Go function into the function pointer the transpiled

@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 // LIKE and GLOB, ported from SQLite 3.54's patternCompare (func.c). The
 // pattern and the string are NUL-terminated as in C: each slice ends with

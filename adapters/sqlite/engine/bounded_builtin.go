@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ var builtins sync.Map
 // compiles a call with nArg arguments on a connection that does not
 // replace it yet and reads the function definition from the compiled
 // program.
-func (h handle) findBuiltin(name string, nArg int) (builtinRef, error) {
+func (h Handle) findBuiltin(name string, nArg int) (builtinRef, error) {
 	if v, ok := builtins.Load(name); ok {
 		return v.(builtinRef), nil
 	}
@@ -57,11 +57,11 @@ func (h handle) findBuiltin(name string, nArg int) (builtinRef, error) {
 	for i := range params {
 		params[i] = fmt.Sprintf("?%d", i+1)
 	}
-	st, _, err := h.prepare("SELECT " + name + "(" + strings.Join(params, ", ") + ")")
+	st, _, err := h.Prepare("SELECT " + name + "(" + strings.Join(params, ", ") + ")")
 	if err != nil {
 		return builtinRef{}, err
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	var (
 		vdbe lib.TVdbe
 		op   lib.TVdbeOp
@@ -91,7 +91,7 @@ func (h handle) findBuiltin(name string, nArg int) (builtinRef, error) {
 }
 
 // registerJSONPathBounds replaces the path-list functions on a connection.
-func (h handle) registerJSONPathBounds() error {
+func (h Handle) registerJSONPathBounds() error {
 	const flags = lib.SQLITE_UTF8 | lib.SQLITE_DETERMINISTIC | lib.SQLITE_INNOCUOUS | lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE
 	for _, f := range jsonPathFuncs {
 		ref, err := h.findBuiltin(f.name, 3)

@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"context"
@@ -56,17 +56,17 @@ func TestFirstWriteDirectMatchesTheListing(t *testing.T) {
 	defer conn.Close()
 	direct, writes := 0, 0
 	require.NoError(t, conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		h, err := Open(dc)
 		require.NoError(t, err)
 		for _, q := range directStatements {
-			st, _, err := h.prepare(q)
-			if !assert.NoError(t, err, q) || st.p == 0 {
+			st, _, err := h.Prepare(q)
+			if !assert.NoError(t, err, q) || st.Empty() {
 				continue
 			}
 			got, ok := firstWriteDirect(st)
 			want, err := firstWriteListed(st)
 			require.NoError(t, err, q)
-			st.finalize()
+			st.Finalize()
 			if ok {
 				direct++
 				assert.Equal(t, want, got, "first write of %q", q)

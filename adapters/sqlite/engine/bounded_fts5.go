@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"encoding/binary"
@@ -52,12 +52,12 @@ func ptrAt(p uintptr) uintptr { return readPtr(libc.GoBytes(p, ptrSize)) }
 func int32At(p uintptr) int32 { return int32(binary.NativeEndian.Uint32(libc.GoBytes(p, 4))) }
 
 // fts5API returns the connection's fts5_api, 0 when FTS5 is missing.
-func (h handle) fts5API() uintptr {
-	st, _, err := h.prepare("SELECT fts5(?1)")
-	if err != nil || st.p == 0 {
+func (h Handle) fts5API() uintptr {
+	st, _, err := h.Prepare("SELECT fts5(?1)")
+	if err != nil || st.Empty() {
 		return 0
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	bp := h.tls.Alloc(ptrSize + 16)
 	defer h.tls.Free(ptrSize + 16)
 	slot, typ := bp, bp+uintptr(ptrSize)
@@ -65,7 +65,7 @@ func (h handle) fts5API() uintptr {
 	if lib.Xsqlite3_bind_pointer(h.tls, st.p, 1, slot, typ, 0) != lib.SQLITE_OK {
 		return 0
 	}
-	if _, err := st.step(); err != nil {
+	if _, err := st.Step(); err != nil {
 		return 0
 	}
 	return ptrAt(slot)
@@ -74,7 +74,7 @@ func (h handle) fts5API() uintptr {
 // registerFTS5Bounds puts the wrappers at the head of the connection's
 // FTS5 auxiliary list, once: the wrapper keeps the function it wraps as
 // its user data.
-func (h handle) registerFTS5Bounds() error {
+func (h Handle) registerFTS5Bounds() error {
 	api := h.fts5API()
 	if api == 0 {
 		return nil
@@ -105,7 +105,7 @@ func (h handle) registerFTS5Bounds() error {
 			return h.lastError(rc)
 		}
 	}
-	return nil
+	return h.registerTokenizerBounds(api)
 }
 
 // fts5Row is what a wrapper learns about the current row through the

@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"fmt"
@@ -56,7 +56,7 @@ func colonsOutsideStrings(z []byte) int64 {
 }
 
 // registerPatchBounds replaces json_patch and jsonb_patch on a connection.
-func (h handle) registerPatchBounds() error {
+func (h Handle) registerPatchBounds() error {
 	const flags = lib.SQLITE_UTF8 | lib.SQLITE_DETERMINISTIC | lib.SQLITE_INNOCUOUS | lib.SQLITE_SUBTYPE | lib.SQLITE_RESULT_SUBTYPE
 	for _, name := range []string{"json_patch", "jsonb_patch"} {
 		ref, err := h.findBuiltin(name, 2)

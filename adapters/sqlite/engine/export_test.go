@@ -1,6 +1,10 @@
-package sqlite
+package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	_ "modernc.org/sqlite" // the driver, for the tests that open a database
+)
 
 // BoundedFunctions names the built-ins agent connections get bounded
 // replacements or wrappers of, as name/argument count (-1: any), for the

@@ -1,4 +1,4 @@
-package sqlite
+package engine
 
 import (
 	"encoding/binary"
@@ -8,6 +8,29 @@ import (
 	"modernc.org/libc"
 	lib "modernc.org/sqlite/lib"
 )
+
+// The program check reads a compiled statement's instructions.
+
+// writeOpcode reports whether a VDBE instruction changes the database. Work
+// tables (OpenEphemeral, sorters, autoindexes) are private to the statement:
+// recursive CTEs and DISTINCT insert into them, so Insert and Delete alone
+// prove nothing; writing to a real table needs an OpenWrite cursor or a
+// write transaction, which is what this looks for.
+func writeOpcode(op string, p2, p3 int64) bool {
+	switch op {
+	case "OpenWrite", "VUpdate", "VCreate", "VDestroy", "Destroy", "Clear",
+		"CreateBtree", "DropTable", "DropIndex", "DropTrigger", "ParseSchema",
+		"SetCookie", "Vacuum", "IncrVacuum", "AutoCommit", "Savepoint",
+		"Checkpoint", "LoadAnalysis",
+		"sqlite_attach", "sqlite_detach", "load_extension": // calls that reach outside the file
+		return true
+	case "Transaction":
+		return p2 != 0 // 0 read, 1 write, 2 exclusive
+	case "JournalMode":
+		return p3 != -1 // -1 only queries the mode
+	}
+	return false
+}
 
 // Listing a program with EXPLAIN renders every column of every instruction
 // (P4 as text, comments), about 40% of the instructions of a 1-row read at
@@ -32,7 +55,7 @@ var writeOpNames = map[byte]string{
 // firstWriteDirect returns the first writing instruction of st's program
 // as the EXPLAIN listing would name it ("" for none), and ok false when
 // the listing must decide.
-func firstWriteDirect(st prepared) (op string, ok bool) {
+func firstWriteDirect(st Stmt) (op string, ok bool) {
 	var (
 		vdbe lib.TVdbe
 		o    lib.TVdbeOp
@@ -88,4 +111,49 @@ func firstWriteDirect(st prepared) (op string, ok bool) {
 		}
 	}
 	return "", true
+}
+
+// FirstWrite returns the first instruction of st's program that changes
+// the database, as the EXPLAIN listing names it, or "".
+// The program is read in SQLite's memory (firstWriteDirect) when that
+// reading decides as the EXPLAIN listing would; otherwise it is listed.
+func (st Stmt) FirstWrite() (string, error) {
+	if lib.Xsqlite3_stmt_isexplain(st.h.tls, st.p) != 0 {
+		return "", nil // the agent's own EXPLAIN only lists a program; it runs nothing
+	}
+	if op, ok := firstWriteDirect(st); ok {
+		return op, nil
+	}
+	return firstWriteListed(st)
+}
+
+// firstWriteListed is FirstWrite through SQLite's EXPLAIN listing of the
+// program, sub-programs (trigger bodies) included.
+func firstWriteListed(st Stmt) (string, error) {
+	tls, p := st.h.tls, st.p
+	if rc := lib.Xsqlite3_stmt_explain(tls, p, 1); rc != lib.SQLITE_OK {
+		return "", st.h.lastError(rc)
+	}
+	defer func() {
+		lib.Xsqlite3_reset(tls, p)
+		lib.Xsqlite3_stmt_explain(tls, p, 0)
+	}()
+	for {
+		switch rc := lib.Xsqlite3_step(tls, p); rc {
+		case lib.SQLITE_ROW:
+			op := libc.GoString(lib.Xsqlite3_column_text(tls, p, 1))
+			if op == "Function" { // P4 spells the function called: "name(nargs)"
+				op, _, _ = strings.Cut(libc.GoString(lib.Xsqlite3_column_text(tls, p, 5)), "(")
+			}
+			p2 := int64(lib.Xsqlite3_column_int64(tls, p, 3))
+			p3 := int64(lib.Xsqlite3_column_int64(tls, p, 4))
+			if writeOpcode(op, p2, p3) {
+				return op, nil
+			}
+		case lib.SQLITE_DONE:
+			return "", nil
+		default:
+			return "", st.h.lastError(rc)
+		}
+	}
 }
