@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,9 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -138,15 +137,15 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rule := classify(bytes.TrimSpace(body), h.s.offers)
-	if !rule.pass {
-		h.answerRefusal(w, r, rule.r)
+	check := frame.Classify(bytes.TrimSpace(body), h.s.offers)
+	if !check.Passed() {
+		h.answerRefusal(w, r, check.Refusal())
 		return
 	}
 	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 		done := h.sessions.busy(sid)
 		defer done()
-	} else if req, ok := rule.msg.(*jsonrpc.Request); !ok || req.Method != methodInitialize {
+	} else if method, ok := check.Request(); !ok || method != methodInitialize {
 		// The SDK would open a session for any message without a session
 		// id and close it after the request. Such a session, counted
 		// against --max-sessions but never idle, made a concurrent
@@ -227,20 +226,20 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 	if int64(len(body)) <= max {
 		return body, true
 	}
-	var sc frameScanner
-	sc.feed(body)
-	n, _ := io.Copy(scanWriter{&sc}, io.LimitReader(r.Body, maxScanBytes))
+	var sc frame.Scanner
+	_, _ = sc.Write(body)
+	n, _ := io.Copy(&sc, io.LimitReader(r.Body, maxScanBytes))
 	size := int64(len(body)) + n
 	h.refusals.warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "bytes", size, "limit", max)
-	rf := sc.fields().refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("request is %d bytes or more, over the server's limit of %d bytes (--max-request-bytes); nothing was run. "+
+	rf := sc.Refusal(frame.CodeInvalidRequest, fmt.Sprintf("request is %d bytes or more, over the server's limit of %d bytes (--max-request-bytes); nothing was run. "+
 		"Send less per call (split the content or the statement into several calls), or start the server with a larger --max-request-bytes", size, max))
-	rf.toolError = false                  // an HTTP error status carries a JSON-RPC error
+	rf = rf.AsJSONRPCError()              // an HTTP error status carries a JSON-RPC error
 	w.Header().Set("Connection", "close") // the rest of the body is not read
-	if rf.fields.id == nil {
-		if rf.call {
+	if rf.ID() == nil {
+		if rf.Call() {
 			h.s.answerIn(h.sessionContext(r), rf) // audited all the same
 		}
-		httpRefuse(w, r, http.StatusRequestEntityTooLarge, rf.reason)
+		httpRefuse(w, r, http.StatusRequestEntityTooLarge, rf.Reason())
 		return nil, false
 	}
 	reply := h.s.answerIn(h.sessionContext(r), rf)
@@ -248,14 +247,6 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 	w.WriteHeader(http.StatusRequestEntityTooLarge)
 	_, _ = w.Write(reply)
 	return nil, false
-}
-
-// scanWriter feeds a frameScanner.
-type scanWriter struct{ s *frameScanner }
-
-func (sw scanWriter) Write(p []byte) (int, error) {
-	sw.s.feed(p)
-	return len(p), nil
 }
 
 // sessionContext is the request's context naming its MCP session's audit
@@ -270,17 +261,17 @@ func (h *HTTPHandler) sessionContext(r *http.Request) context.Context {
 // answerRefusal answers a POST body the stdio guard would refuse, the way
 // the guard answers it: a tool call as a tool error (audited under the
 // request's session), anything else as a JSON-RPC error.
-func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf refusal) {
+func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf frame.Refusal) {
 	reply := h.s.answerIn(h.sessionContext(r), rf)
 	if reply == nil {
-		httpRefuse(w, r, http.StatusBadRequest, "refused: "+rf.reason)
+		httpRefuse(w, r, http.StatusBadRequest, "refused: "+rf.Reason())
 		return
 	}
 	// An answer under the request's id is the request's answer, as the SDK
 	// would give it (200); one under id null says the message was not
 	// understood (400).
 	status := http.StatusBadRequest
-	if rf.fields.id != nil {
+	if rf.ID() != nil {
 		status = http.StatusOK
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -338,13 +329,10 @@ func httpRefuse(w http.ResponseWriter, r *http.Request, status int, msg string) 
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	text := strconv.Itoa(status) + " " + http.StatusText(status) + ": " + msg
 	if r.Method == http.MethodPost {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(wireReply{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &wireError{Code: jsonrpc.CodeInvalidRequest, Message: text}}) == nil {
+		if b, err := frame.Reply(nil, nil, frame.CodeInvalidRequest, text); err == nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
-			_, _ = w.Write(b.Bytes())
+			_, _ = w.Write(b)
 			return
 		}
 	}

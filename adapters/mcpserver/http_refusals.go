@@ -1,15 +1,14 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"golang.org/x/time/rate"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 )
 
 // Refusal log lines: at most refusalBurst at once, then one per
@@ -64,14 +63,11 @@ func refuseUnknownSession(w http.ResponseWriter) {
 		"A session ends when it is idle for --session-idle-timeout, when a new session needs its place at --max-sessions " +
 		"(the one idle longest is closed), when the client deletes it, or when the server restarts; " +
 		"send initialize again (without Mcp-Session-Id) to open a new session"
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(wireReply{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &wireError{Code: jsonrpc.CodeInvalidRequest, Message: msg}})
+	b, _ := frame.Reply(nil, nil, frame.CodeInvalidRequest, msg)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNotFound)
-	_, _ = w.Write(b.Bytes())
+	_, _ = w.Write(b)
 }
 
 // sessionOpen reports whether an MCP session with this id is open.

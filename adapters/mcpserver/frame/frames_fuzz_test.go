@@ -1,4 +1,4 @@
-package mcpserver
+package frame_test
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -63,6 +65,9 @@ func (f *framesTools) Reject(_ context.Context, tool string, err error) error {
 	return err
 }
 
+// maxIDBytes is the longest id the guard echoes.
+const maxIDBytes = frame.MaxIDBytes
+
 // framesMax is the request cap in the fuzz session: inputs stay below it.
 const framesMax = 1 << 16
 
@@ -77,7 +82,7 @@ func framesSession(t testing.TB, tools ports.Tools, lines []string, max int) []s
 	t.Helper()
 	limits := domain.DefaultLimits()
 	limits.MaxRequestBytes = max
-	srv := New(tools, Options{Version: "fuzz", Limits: limits})
+	srv := mcpserver.New(tools, mcpserver.Options{Version: "fuzz", Limits: limits})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
@@ -180,13 +185,13 @@ func framesExpected(line string) (string, bool) {
 // framesScanned is the id the guard answers an oversized line under when
 // the line is not JSON: what the constant-memory scanner finds.
 func framesScanned(line string) (string, bool) {
-	var s frameScanner
-	s.feed([]byte(line + "\n"))
-	r := s.fields().refusal(0, "")
-	if r.silent || r.fields.id == nil {
+	var s frame.Scanner
+	_, _ = s.Write([]byte(line + "\n"))
+	r := s.Refusal(0, "")
+	if r.Silent() || r.ID() == nil {
 		return "", false
 	}
-	return string(r.fields.id), true
+	return string(r.ID()), true
 }
 
 // checkFrames asserts the guard's promises over one session: stdout is
@@ -233,7 +238,7 @@ func checkFrames(t testing.TB, lines, out []string, max int) {
 // server: the session never ends early, stdout stays JSON-RPC, and every
 // request with an id that can be echoed is answered exactly once under it.
 func FuzzFrames(f *testing.F) {
-	for _, seed := range framesSeeds {
+	for _, seed := range frame.FramesSeeds {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, input string) {
@@ -252,42 +257,11 @@ func FuzzFrames(f *testing.F) {
 	})
 }
 
-// framesSeeds hold one input per class of the rules, several lines each.
-var framesSeeds = []string{
-	// batches
-	`[{"jsonrpc":"2.0","id":1,"method":"ping"}]` + "\n" + `[]` + "\n" + `[1,2]`,
-	// ids of every kind
-	`{"jsonrpc":"2.0","id":4.5,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":4,"method":"ping"}`,
-	`{"jsonrpc":"2.0","id":null,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":[1],"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":true,"method":"ping"}`,
-	`{"jsonrpc":"2.0","id":1e2,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":-0,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1.0,"method":"ping"}`,
-	`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":-9007199254740992,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
-	`{"jsonrpc":"2.0","id":"a\u0041","method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"<&>","method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"` + strings.Repeat("z", 200) + `","method":"ping"}`,
-	`{"jsonrpc":"2.0","id":"","method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"\n\t\"\\","method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"é✓","method":"ping"}`,
-	// duplicate keys
-	`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_query","name":"write_query","arguments":{"query":"SELECT 1"}}}`,
-	`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"read_query","arguments":{"query":"SELECT 1","\u0071uery":"SELECT 2"}}}`,
-	`{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":9,"method":"ping","method":"tools/list"}`,
-	// duplicate in-flight ids
-	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_query","arguments":{"query":"SELECT 1"}}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_query","arguments":{"query":"SELECT 1"}}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"ping"}`,
-	// calls the SDK would refuse before any handler
-	`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":[1]}` + "\n" + `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":5}}` + "\n" + `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"nope"}}` + "\n" + `{"jsonrpc":"2.0","id":13,"method":"tools/call"}` + "\n" + `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"read_query","_meta":5}}`,
-	`{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"read_query","arguments":"x"}}` + "\n" + `{"jsonrpc":"2.0","id":16,"method":"nosuch"}` + "\n" + `{"jsonrpc":"2.0","id":17,"method":"ping","params":[1]}`,
-	// notifications and responses with bad shapes
-	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized","params":[1]}` + "\n" + `{"jsonrpc":"1.0","method":"x"}` + "\n" + `{"jsonrpc":"2.0","method":5}`,
-	`{"jsonrpc":"2.0","id":20,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":21,"error":{"code":1,"message":"x"}}` + "\n" + `{"jsonrpc":"2.0","result":{}}` + "\n" + `{"jsonrpc":"2.0","id":22}`,
-	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}` + "\n" + `{"jsonrpc":"2.0","id":"x","method":"notifications/initialized"}`,
-	// not JSON-RPC at all
-	"not json\n42\n\"str\"\nnull\n{}\n{\"jsonrpc\":\"2.0\"}\n  \r\n\x00\xff",
-	`{"jsonrpc":"2.0","id":30,"method":"ping"} {"jsonrpc":"2.0","id":31,"method":"ping"}`,
-	`{"jsonrpc":"2.0","id":40,"method":"ping","params":{"a":` + strings.Repeat("[", 1100) + strings.Repeat("]", 1100) + `}}`,
-	`{"jsonrpc":"2.0","id":41,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
-}
-
 // TestFramesSeedsHoldTheRules runs every seed as a plain test, so the rules
 // hold in every `go test` run, fuzzing or not.
 func TestFramesSeedsHoldTheRules(t *testing.T) {
 	t.Parallel()
-	for i, seed := range framesSeeds {
+	for i, seed := range frame.FramesSeeds {
 		lines := strings.Split(seed, "\n")
 		tools := &framesTools{}
 		out := framesSession(t, tools, lines, framesMax)

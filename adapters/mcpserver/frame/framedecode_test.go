@@ -1,4 +1,4 @@
-package mcpserver
+package frame
 
 import (
 	"bytes"
@@ -115,7 +115,7 @@ func FuzzPlainRequest(f *testing.F) {
 	for _, s := range plainFrames {
 		f.Add(s)
 	}
-	for _, s := range framesSeeds {
+	for _, s := range FramesSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, frame string) {

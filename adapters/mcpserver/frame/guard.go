@@ -1,9 +1,8 @@
-package mcpserver
+package frame
 
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +10,6 @@ import (
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // refusal is the guard's verdict on one inbound frame the SDK must not see.
@@ -25,7 +22,7 @@ type refusal struct {
 	// silent frames get no answer: notifications and responses, which
 	// JSON-RPC never answers.
 	silent bool
-	// call marks a tools/call request: it is audited (ports.Tools.Reject)
+	// call marks a tools/call request: the answer function audits it
 	// under the tool it names, or "tools/call".
 	call bool
 	// toolError answers the call as a tool error (a result with isError)
@@ -189,43 +186,4 @@ type wireReply struct {
 type wireError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
-}
-
-// answer is the reply to a frame the guard refused, or nil when none is
-// due (a notification or a response). A tool call is audited like any
-// refused call, under the tool it names when this server offers it.
-func (s *Server) answer(r refusal) []byte { return s.answerIn(context.Background(), r) }
-
-// answerIn is answer for a call whose context names its session.
-func (s *Server) answerIn(ctx context.Context, r refusal) []byte {
-	f := r.fields
-	var err error = domain.Errorf(domain.ErrInvalidArgument, "%s", r.reason)
-	if r.call {
-		tool := f.tool
-		if !s.offers(tool) {
-			tool = "tools/call"
-		}
-		err = s.tools.Reject(ctx, tool, err)
-	}
-	if r.silent {
-		return nil
-	}
-	reply := wireReply{JSONRPC: "2.0", ID: f.id}
-	if f.id == nil {
-		reply.ID = json.RawMessage("null")
-	}
-	if r.toolError {
-		reply.Result = result("", err)
-	} else {
-		reply.Error = &wireError{Code: r.code, Message: err.Error()}
-	}
-	// Not json.Marshal: it would escape <, > and & inside the echoed id.
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if merr := enc.Encode(reply); merr != nil {
-		s.opts.Log.Warn("could not encode a refusal", "err", merr)
-		return nil
-	}
-	return b.Bytes()
 }
