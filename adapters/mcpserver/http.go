@@ -37,6 +37,9 @@ type HTTPOptions struct {
 	// IdleTimeout closes a session that sends no request for this long;
 	// <= 0 never closes one.
 	IdleTimeout time.Duration
+	// OAuth, when set, takes OAuth access tokens instead of Token (which
+	// must then be "").
+	OAuth *OAuthOptions
 }
 
 // HTTPHandler serves MCP over Streamable HTTP at /mcp with the SDK's own
@@ -49,7 +52,16 @@ type HTTPOptions struct {
 // nothing runs.
 type HTTPHandler struct {
 	s        *Server
-	sdk      *mcp.StreamableHTTPHandler
+	sdk      *mcp.StreamableHTTPHandler // the session era
+	// stateless serves the 2026-07-28 era (http_eras.go); statelessSlots
+	// bounds its requests in flight.
+	stateless      *mcp.StreamableHTTPHandler
+	statelessSlots chan struct{}
+	// sdkHTTP and statelessHTTP are the two, behind the SDK's bearer
+	// middleware with OAuth (http_auth.go).
+	sdkHTTP, statelessHTTP http.Handler
+	tiers                  map[string]domain.Tier // each tool's tier, for scopes
+	clients                *clientIDs             // audit ids of stateless clients
 	opts     HTTPOptions
 	token    [sha256.Size]byte
 	hosts    map[string]bool
@@ -82,7 +94,13 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 		}
 	}
 	s.sessionIDs = h.sessions
-	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, &mcp.StreamableHTTPOptions{
+	h.clients = newClientIDs(h.sessions.fresh)
+	h.tiers = map[string]domain.Tier{}
+	for _, d := range domain.Tools() {
+		h.tiers[d.Name] = d.Tier
+	}
+	server := func(*http.Request) *mcp.Server { return s.Server }
+	h.sdk = mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      o.IdleTimeout,
 		MaxRequestBodyBytes: int64(max),
 		Logger:              s.opts.Logger,
@@ -90,6 +108,19 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 		// unlike it lets --allowed-hosts through on a loopback listener.
 		DisableLocalhostProtection: len(h.hosts) > 0,
 	})
+	h.stateless = mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		MaxRequestBodyBytes:        int64(max),
+		Logger:                     s.opts.Logger,
+		DisableLocalhostProtection: len(h.hosts) > 0,
+		// A stateless request's POST is its whole life: a client that
+		// hangs up cancels its call, as notifications/cancelled does in
+		// a session.
+		PropagateRequestCancellation: true,
+	})
+	h.statelessSlots = make(chan struct{}, o.MaxSessions)
+	h.sdkHTTP, h.statelessHTTP = h.sdk, h.stateless
+	s.AddReceivingMiddleware(h.statelessMiddleware)
 	h.mux = http.NewServeMux()
 	h.mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -100,6 +131,9 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 		_, _ = io.WriteString(w, "ok\n")
 	})
 	h.mux.HandleFunc("/mcp", h.serveMCP)
+	if o.OAuth != nil {
+		h.routeOAuth()
+	}
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpRefuse(w, r, http.StatusNotFound, "not found: MCP is served at /mcp (and GET /healthz)")
 	})
@@ -117,19 +151,22 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if !h.authorized(r) {
-		h.refusals.warn("refused an HTTP request", "status", http.StatusUnauthorized, "why", "missing or wrong bearer token")
-		w.Header().Set("WWW-Authenticate", `Bearer realm="`+Name+`"`)
-		httpRefuse(w, r, http.StatusUnauthorized, "unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
+	if r = h.authenticate(w, r); r == nil {
 		return
 	}
-	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && !h.sessionOpen(sid) {
+	// A stateless-era request never has a session; one that names a
+	// stale session id is still served.
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && !statelessHeader(r) && !h.sessionOpen(sid) {
 		h.refusals.warn("refused an HTTP request", "status", http.StatusNotFound, "why", "unknown session (ended or never opened)")
 		refuseUnknownSession(w)
 		return
 	}
 	if r.Method != http.MethodPost {
-		h.sdk.ServeHTTP(w, r)
+		if statelessHeader(r) {
+			h.statelessHTTP.ServeHTTP(w, r) // no GET stream or DELETE in this era: 405
+			return
+		}
+		h.sdkHTTP.ServeHTTP(w, r)
 		return
 	}
 	h.posts.Add(1)
@@ -143,6 +180,15 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		h.answerRefusal(w, r, rule.r)
 		return
 	}
+	if !h.checkScope(w, r, rule.msg) {
+		return
+	}
+	if statelessHeader(r) || statelessMessage(rule.msg) {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		h.serveStateless(w, r)
+		return
+	}
 	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 		done := h.sessions.busy(sid)
 		defer done()
@@ -153,14 +199,15 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		// initialize fail with 503; MCP says a server that needs session
 		// ids answers these with 400.
 		httpRefuse(w, r, http.StatusBadRequest, "this message has no Mcp-Session-Id header: send initialize first, then "+
-			"send the session id it returns with every later message")
+			"send the session id it returns with every later message; or speak protocol "+protocolStateless+
+			" (no initialize: the MCP-Protocol-Version header and _meta on every request)")
 		return
 	} else if !h.admit(w, r) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
-	h.sdk.ServeHTTP(w, r)
+	h.sdkHTTP.ServeHTTP(w, r)
 	if r.Header.Get("Mcp-Session-Id") == "" {
 		if sid := w.Header().Get("Mcp-Session-Id"); sid != "" {
 			h.sessions.opened(sid) // its activity starts now
@@ -176,7 +223,9 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 	defer h.newSess.Add(-1)
 	var open []*mcp.ServerSession
 	for ss := range h.s.Sessions() {
-		open = append(open, ss)
+		if ss.ID() != "" { // a stateless request's session has no id
+			open = append(open, ss)
+		}
 	}
 	h.sessions.prune(open)
 	for len(open)+int(n) > h.opts.MaxSessions {
