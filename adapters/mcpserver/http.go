@@ -51,8 +51,8 @@ type HTTPOptions struct {
 // Every refused request gets a status and a body that says what to do, and
 // nothing runs.
 type HTTPHandler struct {
-	s        *Server
-	sdk      *mcp.StreamableHTTPHandler // the session era
+	s   *Server
+	sdk *mcp.StreamableHTTPHandler // the session era
 	// stateless serves the 2026-07-28 era (http_eras.go); statelessSlots
 	// bounds its requests in flight.
 	stateless      *mcp.StreamableHTTPHandler
@@ -62,14 +62,14 @@ type HTTPHandler struct {
 	sdkHTTP, statelessHTTP http.Handler
 	tiers                  map[string]domain.Tier // each tool's tier, for scopes
 	clients                *clientIDs             // audit ids of stateless clients
-	opts     HTTPOptions
-	token    [sha256.Size]byte
-	hosts    map[string]bool
-	mux      *http.ServeMux
-	posts    atomic.Int64 // POST requests in flight (Drain)
-	newSess  atomic.Int64 // POSTs in flight that may open a session
-	sessions *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
-	refusals *refusalLog  // log lines of refused requests, rate-bounded (http_refusals.go)
+	opts                   HTTPOptions
+	token                  [sha256.Size]byte
+	hosts                  map[string]bool
+	mux                    *http.ServeMux
+	posts                  atomic.Int64 // POST requests in flight (Drain)
+	newSess                atomic.Int64 // POSTs in flight that may open a session
+	sessions               *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
+	refusals               *refusalLog  // log lines of refused requests, rate-bounded (http_refusals.go)
 }
 
 var _ http.Handler = (*HTTPHandler)(nil)
