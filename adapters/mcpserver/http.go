@@ -82,6 +82,9 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = 16
 	}
+	if o.OAuth != nil && o.Token != "" {
+		panic("mcpserver: HTTPOptions has both a static token and OAuth; the caller refuses the combination")
+	}
 	max := s.opts.Limits.MaxRequestBytes
 	if max <= 0 {
 		max = domain.DefaultLimits().MaxRequestBytes

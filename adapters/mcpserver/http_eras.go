@@ -79,7 +79,7 @@ func (h *HTTPHandler) serveStateless(w http.ResponseWriter, r *http.Request) {
 		httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many requests: %d stateless requests are in flight (--max-sessions); retry when one is done, or raise --max-sessions", h.opts.MaxSessions))
 		return
 	}
-	h.stateless.ServeHTTP(w, r)
+	h.statelessHTTP.ServeHTTP(w, r)
 }
 
 // statelessMiddleware gives a call without a session (the stateless era)

@@ -24,6 +24,13 @@ type auditTools struct {
 	mu       sync.Mutex
 	sessions []string // session of each call, in order
 	rejects  []string // tool of each Reject
+	writes   []string // session of each write_query that ran
+}
+
+func (a *auditTools) sessionsOfWrites() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.writes...)
 }
 
 func (a *auditTools) note(ctx context.Context) {
@@ -39,6 +46,9 @@ func (a *auditTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (s
 
 func (a *auditTools) WriteQuery(ctx context.Context, q string) (string, error) {
 	a.note(ctx)
+	a.mu.Lock()
+	a.writes = append(a.writes, ports.SessionFrom(ctx))
+	a.mu.Unlock()
 	return a.stubTools.WriteQuery(ctx, q)
 }
 

@@ -87,7 +87,7 @@ func New(o Options) (*TokenVerifier, error) {
 	if err := CheckIssuer(o.Issuer); err != nil {
 		return nil, err
 	}
-	if err := checkAudience(o.Audience); err != nil {
+	if err := CheckAudience(o.Audience); err != nil {
 		return nil, err
 	}
 	if o.Leeway < 0 || o.Leeway > MaxLeeway {
@@ -132,7 +132,9 @@ func CheckIssuer(issuer string) error {
 	return nil
 }
 
-func checkAudience(aud string) error {
+// CheckAudience checks a resource identifier: an absolute URI without a
+// fragment (RFC 8707).
+func CheckAudience(aud string) error {
 	u, err := url.Parse(aud)
 	if err != nil || u.Scheme == "" || u.Host == "" || u.Fragment != "" {
 		return fmt.Errorf("oauth audience %q is not an absolute URI without a fragment; give this server's public URL, e.g. https://db.example.com/mcp (RFC 8707)", aud)

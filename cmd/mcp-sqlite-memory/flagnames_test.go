@@ -22,6 +22,8 @@ var badValues = map[string][]string{
 	"session-idle-timeout": {"x", "0"}, "http": {"nohostport"},
 	"auth-token-file": {"/nonexistent/edges/token"}, "read-only": {"maybe"},
 	"replicate": {"ftp://host/x", "file://"}, "replicate-sync-interval": {"soon", "1ms"},
+	"oauth-issuer":   {"http://auth.example.com", "ftp://auth.example.com", "auth.example.com"},
+	"oauth-audience": {"db", "https://db.example.com/mcp#x"},
 }
 
 // noBadValue are flags with no malformed value: any path or list is
