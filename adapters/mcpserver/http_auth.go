@@ -132,7 +132,8 @@ func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http
 	}
 	tok := bearer(r)
 	if tok == "" {
-		// No error code when the request has no token (RFC 6750 §3.1).
+		// No error code when the request has no token: RFC 6750 gives one
+		// only to a request that sent credentials.
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, o.metadataURL(), strings.Join(domain.Scopes(), " ")))
 		h.refuseAuth(w, r, http.StatusUnauthorized, "no access token",
 			"unauthorized: this server takes OAuth access tokens from "+o.Issuer+"; send \"Authorization: Bearer <access token>\" (the WWW-Authenticate header names the metadata that says how to get one)")
