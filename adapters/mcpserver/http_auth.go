@@ -142,12 +142,12 @@ func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http
 	g, err := o.Verifier.Verify(r.Context(), tok)
 	if errors.Is(err, domain.ErrUnavailable) {
 		w.Header().Set("Retry-After", "30")
-		h.refuseAuth(w, r, http.StatusServiceUnavailable, "authorization server unavailable", "the access token could not be checked: "+err.Error())
+		h.refuseAuth(w, r, http.StatusServiceUnavailable, "authorization server unavailable: "+headerSafe(err.Error()), "the access token could not be checked: "+err.Error())
 		return nil
 	}
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q`, headerSafe(err.Error()), o.metadataURL()))
-		h.refuseAuth(w, r, http.StatusUnauthorized, "invalid access token", "unauthorized: "+err.Error())
+		h.refuseAuth(w, r, http.StatusUnauthorized, "invalid access token: "+headerSafe(err.Error()), "unauthorized: "+err.Error())
 		return nil
 	}
 	ti := &auth.TokenInfo{Scopes: g.Scopes(), Expiration: g.Expiry, UserID: o.Issuer + " " + g.Subject, Extra: map[string]any{grantInfo: g}}
@@ -177,10 +177,11 @@ func headerSafe(s string) string {
 // and an audit row (tool "http") at the refusal log's bounded rate, so a
 // flood of unauthenticated requests grows neither the log nor the
 // database without bound; a row written after some were dropped says how
-// many.
+// many. why is at most a few hundred bytes (the token's own claims are cut
+// by headerSafe), so a row's size is bounded too.
 func (h *HTTPHandler) refuseAuth(w http.ResponseWriter, r *http.Request, status int, why, msg string) {
 	if dropped := h.refusals.warn("refused an HTTP request", "status", status, "why", why); dropped >= 0 {
-		detail := fmt.Sprintf("refused an HTTP request with %d %s before it ran: %s (%s %s from %s)", status, http.StatusText(status), why, r.Method, r.URL.Path, r.RemoteAddr)
+		detail := fmt.Sprintf("refused an HTTP request with %d %s before it ran: %s (%s %s from %s)", status, http.StatusText(status), why, headerSafe(r.Method), r.URL.Path, r.RemoteAddr)
 		if dropped > 0 {
 			detail += fmt.Sprintf("; %d more refusals since the last row were not recorded one by one", dropped)
 		}

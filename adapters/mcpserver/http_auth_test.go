@@ -23,6 +23,9 @@ import (
 type stubVerifier map[string][]string
 
 func (v stubVerifier) Verify(_ context.Context, token string) (domain.Grant, error) {
+	if token == "huge" { // an error echoing a huge claim of the token
+		return domain.Grant{}, domain.Errorf(domain.ErrInvalidArgument, "invalid_token: aud %q", strings.Repeat("A", 50_000))
+	}
 	if token == "down" {
 		return domain.Grant{}, domain.Errorf(domain.ErrUnavailable, "the authorization server's keys could not be fetched")
 	}
@@ -103,9 +106,17 @@ func TestHTTPOAuthRefusesRequestsWithoutAValidToken(t *testing.T) {
 	resp, _ = post(t, url, "0123456789abcdef-token", callWrite)
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 
+	// A refusal's row has a bounded size, whatever the token holds.
+	resp, _ = post(t, url, "huge", callWrite)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	_, _, rejected := tools.last()
+	require.Error(t, rejected)
+	assert.Less(t, len(rejected.Error()), 1000)
+	assert.Less(t, len(resp.Header.Get("WWW-Authenticate")), 1000)
+
 	sessions, rejects := tools.seen()
-	assert.Equal(t, []string{"http", "http", "http", "http"}, rejects, "each refusal is audited, under no tool")
-	assert.Len(t, sessions, 4, "and nothing ran")
+	assert.Equal(t, []string{"http", "http", "http", "http", "http"}, rejects, "each refusal is audited, under no tool")
+	assert.Len(t, sessions, 5, "and nothing ran")
 	tool, _, _ := tools.last()
 	assert.Equal(t, "http", tool)
 }
