@@ -215,3 +215,22 @@ func TestHTTPOAuthScopesLimitTheTools(t *testing.T) {
 	assert.False(t, isErr, out)
 	assert.Len(t, tools.sessionsOfWrites(), 1)
 }
+
+// A session opened with one user's token cannot be used with another's:
+// the SDK ties the session to the token's issuer and subject.
+func TestHTTPOAuthSessionBelongsToItsTokensSubject(t *testing.T) {
+	tools := &auditTools{}
+	url := serveHTTP(t, tools, oauthOptions())
+	cs := connectHTTP(t, url, "owner", "2025-11-25", bearerClient("reader"))
+	require.NotEmpty(t, cs.ID())
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	req.Header.Set("Authorization", "Bearer all") // another subject's valid token
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+}

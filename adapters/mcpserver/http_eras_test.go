@@ -234,3 +234,31 @@ func (c *cancelTools) ReadQuery(ctx context.Context, _ ports.ReadQueryRequest) (
 	close(c.cancelled)
 	return "", ctx.Err()
 }
+
+// progressTools reports progress from read_query.
+type progressTools struct{ auditTools }
+
+func (p *progressTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
+	ports.ReportProgress(ctx, 1, 2, "half way")
+	return "done", nil
+}
+
+// Progress reaches a client of either era: in the stateless era on the
+// call's own event stream.
+func TestHTTPProgressReachesBothEras(t *testing.T) {
+	url := serveHTTP(t, &progressTools{}, mcpserver.HTTPOptions{})
+	for _, era := range []string{"", "2025-11-25"} {
+		got := make(chan string, 4)
+		c := mcp.NewClient(&mcp.Implementation{Name: "progress", Version: "1"}, &mcp.ClientOptions{
+			ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { got <- r.Params.Message },
+		})
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: era})
+		require.NoError(t, err)
+		assert.Equal(t, era == "", cs.ID() == "")
+		_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: domain.ToolReadQuery, Arguments: map[string]any{"query": "SELECT 1"},
+			Meta: mcp.Meta{"progressToken": "p-" + era}})
+		require.NoError(t, err)
+		assert.Equal(t, "half way", <-got, "era %q", era)
+		_ = cs.Close()
+	}
+}
