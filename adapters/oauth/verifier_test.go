@@ -36,7 +36,7 @@ type issuer struct {
 	fetches atomic.Int64   // JWKS fetches
 }
 
-func newIssuer(t *testing.T) *issuer {
+func newIssuer(t testing.TB) *issuer {
 	t.Helper()
 	is := &issuer{keys: map[string]any{}}
 	mux := http.NewServeMux()
@@ -70,7 +70,7 @@ func public(k any) any {
 }
 
 // rotate publishes a new RSA key as kid and removes the one named drop.
-func (is *issuer) rotate(t *testing.T, kid string, drop *string) {
+func (is *issuer) rotate(t testing.TB, kid string, drop *string) {
 	t.Helper()
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	require.NoError(t, err)
@@ -83,7 +83,7 @@ func (is *issuer) rotate(t *testing.T, kid string, drop *string) {
 }
 
 // token signs claims with the issuer's key kid (RS256).
-func (is *issuer) token(t *testing.T, kid string, c jwt.Claims, scope string) string {
+func (is *issuer) token(t testing.TB, kid string, c jwt.Claims, scope string) string {
 	t.Helper()
 	is.mu.Lock()
 	k := is.keys[kid]
@@ -92,7 +92,7 @@ func (is *issuer) token(t *testing.T, kid string, c jwt.Claims, scope string) st
 	return sign(t, jose.RS256, k, kid, c, scope)
 }
 
-func sign(t *testing.T, alg jose.SignatureAlgorithm, key any, kid string, c jwt.Claims, scope string) string {
+func sign(t testing.TB, alg jose.SignatureAlgorithm, key any, kid string, c jwt.Claims, scope string) string {
 	t.Helper()
 	s, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: key}, (&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", kid))
 	require.NoError(t, err)
@@ -279,4 +279,22 @@ func TestNewChecksTheIssuerAndAudience(t *testing.T) {
 	}
 	_, err := oauth.New(oauth.Options{Issuer: "https://a.example.com", Audience: audience, Leeway: time.Hour})
 	assert.Error(t, err, "a clock skew over MaxLeeway")
+}
+
+// BenchmarkVerify is the cost a request pays for its token once the keys
+// are cached (RS256, 2048-bit).
+func BenchmarkVerify(b *testing.B) {
+	is := newIssuer(b)
+	clk := &clock{t: time.Now()}
+	v, err := oauth.New(oauth.Options{Issuer: is.srv.URL, Audience: audience, Now: clk.now, Client: is.srv.Client()})
+	require.NoError(b, err)
+	raw := is.token(b, "k1", claimsAt(is, clk.now()), domain.ScopeRead)
+	_, err = v.Verify(context.Background(), raw)
+	require.NoError(b, err)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := v.Verify(context.Background(), raw); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
