@@ -134,6 +134,8 @@ func TestIgnoredSettingsAreWarnedAbout(t *testing.T) {
 		{[]string{"--db", "/d.db"}, map[string]string{envSessionIdle: "5", envAuthToken: "0123456789abcdef0123"},
 			[]string{envSessionIdle + " is ignored without --http", envAuthToken + " is ignored without --http"}},
 		{[]string{"--db", "/d.db", "--http", "127.0.0.1:9", "--allowed-hosts", "x"}, nil, nil},
+		{[]string{"--db", "/d.db", "--oauth-issuer", "https://auth.example.com", "--oauth-audience", "https://db.example.com/mcp"}, nil,
+			[]string{"--oauth-issuer is ignored without --http", "--oauth-audience is ignored without --http"}},
 	} {
 		_, notes, err := parseConfigNotes(c.args, envOf(c.env))
 		require.NoError(t, err, c.args)
