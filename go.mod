@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/benbjohnson/litestream v0.5.18
 	github.com/dlclark/regexp2 v1.12.0
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/jsonschema-go v0.4.3
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -37,13 +37,14 @@ func newRefusalLog(log *slog.Logger) *refusalLog {
 	return &refusalLog{log: log, now: time.Now, lim: rate.NewLimiter(rate.Every(refusalEvery), refusalBurst)}
 }
 
-// warn logs msg with attrs, unless the rate is exceeded.
-func (l *refusalLog) warn(msg string, attrs ...any) {
+// warn logs msg with attrs, unless the rate is exceeded; it returns the
+// number of lines dropped before this one, or -1 when it dropped this one.
+func (l *refusalLog) warn(msg string, attrs ...any) int64 {
 	l.mu.Lock()
 	if !l.lim.AllowN(l.now(), 1) {
 		l.dropped++
 		l.mu.Unlock()
-		return
+		return -1
 	}
 	dropped := l.dropped
 	l.dropped = 0
@@ -52,6 +53,7 @@ func (l *refusalLog) warn(msg string, attrs ...any) {
 		attrs = append(attrs, "suppressed", dropped)
 	}
 	l.log.Warn(msg, attrs...)
+	return dropped
 }
 
 // refuseUnknownSession answers a request naming a session that is not

@@ -77,6 +77,7 @@ func New(tools ports.Tools, o Options) *Server {
 		Server: mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, &mcp.ServerOptions{
 			Instructions: instructions(o.ReadOnly),
 			Logger:       o.Logger,
+			SetCacheable: cacheable,
 		}),
 		tools:  tools,
 		names:  map[string]bool{},

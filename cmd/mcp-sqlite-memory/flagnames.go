@@ -20,6 +20,7 @@ var flagEnvs = map[string]string{
 	"read-only": envReadOnly, "verbose": envVerbose, "repair-server-objects": envRepair, "structured": envStructured,
 	"http": envHTTP, "auth-token-file": envAuthTokenFile, "allowed-hosts": envAllowedHosts,
 	"max-sessions": envMaxSessions, "session-idle-timeout": envSessionIdle,
+	"oauth-issuer": envOAuthIssuer, "oauth-audience": envOAuthAudience,
 	"replicate": envReplicate, "replicate-sync-interval": envReplicateSync,
 	"confirm": envConfirm, "confirm-fallback": envConfirmFallback, "confirm-wait": envConfirmWait,
 }

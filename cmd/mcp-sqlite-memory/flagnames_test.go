@@ -23,6 +23,8 @@ var badValues = map[string][]string{
 	"auth-token-file": {"/nonexistent/edges/token"}, "read-only": {"maybe"},
 	"replicate": {"ftp://host/x", "file://"}, "replicate-sync-interval": {"soon", "1ms"},
 	"confirm": {"always", "yes"}, "confirm-fallback": {"ask", "allow"}, "confirm-wait": {"soon", "0", "1", "100000"},
+	"oauth-issuer":   {"http://auth.example.com", "ftp://auth.example.com", "auth.example.com"},
+	"oauth-audience": {"db", "https://db.example.com/mcp#x"},
 }
 
 // noBadValue are flags with no malformed value: any path or list is
@@ -137,6 +139,8 @@ func TestIgnoredSettingsAreWarnedAbout(t *testing.T) {
 		{[]string{"--db", "/d.db", "--confirm", "off", "-confirm-fallback", "queue"}, map[string]string{envConfirmWait: "60"},
 			[]string{"-confirm-fallback is ignored with --confirm off", envConfirmWait + " is ignored with --confirm off"}},
 		{[]string{"--db", "/d.db", "--confirm", "writes", "--confirm-fallback", "refuse", "--confirm-wait", "60"}, nil, nil},
+		{[]string{"--db", "/d.db", "--oauth-issuer", "https://auth.example.com", "--oauth-audience", "https://db.example.com/mcp"}, nil,
+			[]string{"--oauth-issuer is ignored without --http", "--oauth-audience is ignored without --http"}},
 	} {
 		_, notes, err := parseConfigNotes(c.args, envOf(c.env))
 		require.NoError(t, err, c.args)

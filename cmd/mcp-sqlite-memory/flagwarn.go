@@ -22,7 +22,7 @@ func ignoredSettings(cfg Config, names *flagNames, getenv func(string) string) [
 		out = append(out, cfg.HTTP.tokenWarning)
 	}
 	if cfg.HTTP.Addr == "" {
-		for _, f := range []string{"auth-token-file", "allowed-hosts", "max-sessions", "session-idle-timeout"} {
+		for _, f := range []string{"auth-token-file", "allowed-hosts", "max-sessions", "session-idle-timeout", "oauth-issuer", "oauth-audience"} {
 			if names.given(f) {
 				out = append(out, "warning: "+names.of(f)+" is ignored without --http: the server speaks MCP on stdio")
 			}

@@ -63,16 +63,6 @@ func (c Check) Passed() bool { return c.rule.pass }
 // Refusal is the answer due when the message did not pass.
 func (c Check) Refusal() Refusal { return Refusal{c.rule.r} }
 
-// Request returns the method of a request that passed, ok false for any
-// other message.
-func (c Check) Request() (method string, ok bool) {
-	req, ok := c.rule.msg.(*jsonrpc.Request)
-	if !ok {
-		return "", false
-	}
-	return req.Method, true
-}
-
 // Scanner reads an oversized message in constant memory, keeping only the
 // fields needed to answer it (its id, method and tool). Write feeds it.
 type Scanner struct{ s frameScanner }
@@ -172,3 +162,30 @@ func SpliceMiddleware(next mcp.MethodHandler) mcp.MethodHandler { return spliceM
 // plain string (quoted, no escape) without a decoder, as the guard reads
 // method and tool names: the argument decoding reads queries this way.
 func UnmarshalString(raw []byte, s *string) error { return unmarshalString(raw, s) }
+
+// Request is what the HTTP front reads of a request that passed the
+// rules, without handling JSON-RPC itself: its method, its id as JSON and
+// its params. The zero Request (Method "") stands for a message that is no
+// request (a response); a notification has a nil ID.
+type Request struct {
+	Method string
+	ID     json.RawMessage
+	Params json.RawMessage
+}
+
+// Request is the passed message as a [Request]; ok is false when it is no
+// request (or a pass of an empty body).
+func (c Check) Request() (req Request, ok bool) {
+	var err error
+	r, ok := c.rule.msg.(*jsonrpc.Request)
+	if !ok {
+		return Request{}, false
+	}
+	req = Request{Method: r.Method, Params: r.Params}
+	if r.IsCall() {
+		if req.ID, err = json.Marshal(r.ID.Raw()); err != nil {
+			return Request{}, false
+		}
+	}
+	return req, true
+}
