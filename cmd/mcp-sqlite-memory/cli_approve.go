@@ -42,6 +42,7 @@ who made it are stored in the queue and as a query_log row (tool "approve").
 	run: func(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
 		return runDecide(ctx, cfg, true, stdout)
 	},
+	use: decideUse,
 }
 
 var denyCommand = &command{
@@ -54,7 +55,13 @@ who made it are stored in the queue and as a query_log row (tool "deny").
 	run: func(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
 		return runDecide(ctx, cfg, false, stdout)
 	},
+	use: decideUse,
 }
+
+// decideUse is what approve and deny do with the database: they write the
+// decision and its audit row, so they need query_log; on a database
+// without it they change nothing.
+func decideUse(Config) dbUse { return dbUse{writes: true, needs: auditTables} }
 
 // pendingRow is one question as --json prints it.
 type pendingRow struct {

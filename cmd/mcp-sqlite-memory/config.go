@@ -471,7 +471,8 @@ wins over its variable, and an empty variable counts as unset.
 Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag VALUE.
 
 Commands for people, on the same file while a server runs (each with --help):
-  %[1]s verify|resume|log|snapshots|call|undo|pending|approve|deny --db PATH ...
+  %[1]s verify|resume|log|snapshots|call|undo --db PATH ...
+  %[1]s pending|approve|deny --db PATH ...
 `+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
