@@ -39,7 +39,10 @@ var everyTool = []struct {
 	{"append_event", func(ctx context.Context, w *world) error { _, err := w.svc.AppendEvent(ctx, "x", "note"); return err }},
 	{"verify_chain", func(ctx context.Context, w *world) error { _, err := w.svc.VerifyChain(ctx, ""); return err }},
 	{"checkpoint", func(ctx context.Context, w *world) error { _, err := w.svc.Checkpoint(ctx, "so far"); return err }},
-	{"get_resume_context", func(ctx context.Context, w *world) error { _, err := w.svc.GetResumeContext(ctx, 10, ""); return err }},
+	{"get_resume_context", func(ctx context.Context, w *world) error {
+		_, err := w.svc.GetResumeContext(ctx, ports.ResumeRequest{MaxEvents: 10, MaxBytes: 4096})
+		return err
+	}},
 	{"search_text", func(ctx context.Context, w *world) error {
 		_, err := w.svc.SearchText(ctx, ports.SearchTextRequest{Pattern: "x", Table: "t", Limit: 1})
 		return err

@@ -24,6 +24,9 @@ type Deps struct {
 	Snapshots  ports.Snapshotter
 	Search     ports.TextSearcher
 	Clock      ports.Clock
+	// Recall answers search_memory, the memory resources and completions;
+	// nil answers them as unavailable.
+	Recall ports.MemoryRecall
 }
 
 // Options are the service's settings.

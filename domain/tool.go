@@ -2,7 +2,7 @@ package domain
 
 import "strconv"
 
-// The thirteen tools' names. These constants are the only place a tool's
+// The fourteen tools' names. These constants are the only place a tool's
 // name is spelled (test/arch checks it): the declarations (tools.go), the
 // audit rows, the policy's refusals and the driving adapter all read them.
 const (
@@ -13,6 +13,7 @@ const (
 	ToolSearchText       = "search_text"
 	ToolVerifyChain      = "verify_chain"
 	ToolGetResumeContext = "get_resume_context"
+	ToolSearchMemory     = "search_memory"
 	ToolWriteQuery       = "write_query"
 	ToolDestructiveQuery = "destructive_query"
 	ToolCreateView       = "create_view"
@@ -129,7 +130,7 @@ func (a Arg) Check(l Limits, v int) error {
 func Tools() []Tool {
 	return []Tool{
 		readQueryTool, listTablesTool, describeTableTool, getSchemaTool, searchTextTool, verifyChainTool, resumeTool,
-		writeQueryTool, destructiveQueryTool, createViewTool, appendEventTool, checkpointTool, snapshotTool,
+		searchMemoryTool, writeQueryTool, destructiveQueryTool, createViewTool, appendEventTool, checkpointTool, snapshotTool,
 	}
 }
 

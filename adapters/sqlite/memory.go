@@ -114,7 +114,10 @@ func (m *MemoryStore) Append(ctx context.Context, next func(int64, string) (doma
 		_, err = conn.ExecContext(ctx,
 			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
 			e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
-		return err
+		if err != nil {
+			return err
+		}
+		return indexEvent(ctx, conn, e) // memindex.go
 	}, bind(audit, &e))
 	return e, err
 }
@@ -148,7 +151,13 @@ func (m *MemoryStore) Checkpoint(ctx context.Context, next func(int64, string) (
 		_, err = conn.ExecContext(ctx,
 			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
 			seal.ID, seal.TS, seal.Session, seal.Kind, seal.Content, seal.PrevHash, seal.Hash)
-		return err
+		if err != nil {
+			return err
+		}
+		if err := indexCheckpoint(ctx, conn, c); err != nil { // memindex.go
+			return err
+		}
+		return indexEvent(ctx, conn, seal)
 	}, bind(audit, &c))
 	return c, err
 }

@@ -171,7 +171,8 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	}
 	memory := sqlite.NewMemoryStore(store)
 	deps := app.Deps{Statements: sqlite.NewStatementRunner(store), Schema: sqlite.NewSchemaReader(store), Views: sqlite.NewViewWriter(store),
-		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search}
+		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search,
+		Recall: sqlite.NewMemoryRecall(store)}
 	w.Memory = true
 	if o.ReadOnly {
 		if w.Memory, err = memory.Available(ctx); err != nil {

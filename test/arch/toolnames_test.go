@@ -24,10 +24,13 @@ const toolNameHome = "domain/tool.go"
 
 // toolNameHomonyms are the literals, by file, that are spelled like a tool
 // but name something else: domain.SealKind, the kind of the event that
-// seals a checkpoint, and the "snapshot" key of destructive_query's audit
-// detail (the snapshot's path). Both are stored values.
+// seals a checkpoint, the "checkpoint" source and kind of a search_memory
+// hit that is a checkpoint's summary, and the "snapshot" key of
+// destructive_query's audit detail (the snapshot's path). All are stored
+// or shown values.
 var toolNameHomonyms = map[string][]string{
-	"domain/seal.go": {domain.ToolCheckpoint},
+	"domain/seal.go":      {domain.ToolCheckpoint},
+	"domain/memsearch.go": {domain.ToolCheckpoint},
 	"app/write.go":   {domain.ToolSnapshot},
 }
 
@@ -39,7 +42,7 @@ func TestToolNamesAreSpelledOnce(t *testing.T) {
 	for _, d := range domain.Tools() {
 		names[d.Name] = true
 	}
-	require.Len(t, names, 13)
+	require.Len(t, names, 14)
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	require.NoError(t, err)
 	root := strings.TrimSpace(string(out))
@@ -77,7 +80,7 @@ func TestToolNamesAreSpelledOnce(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	assert.Len(t, found[toolNameHome], 13, "%s spells each tool's name once", toolNameHome)
+	assert.Len(t, found[toolNameHome], 14, "%s spells each tool's name once", toolNameHome)
 	for file, lits := range found {
 		if file == toolNameHome {
 			continue

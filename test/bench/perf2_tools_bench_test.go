@@ -46,7 +46,9 @@ func BenchmarkToolAllocs(b *testing.B) {
 		{"append_event", func(i int) (string, error) { return t.AppendEvent(ctx, fmt.Sprintf("note %d", i), "note") }},
 		{"verify_chain", func(int) (string, error) { return t.VerifyChain(ctx, "") }},
 		{"checkpoint", func(i int) (string, error) { return t.Checkpoint(ctx, fmt.Sprintf("summary %d", i)) }},
-		{"get_resume_context", func(int) (string, error) { return t.GetResumeContext(ctx, 20, "") }},
+		{"get_resume_context", func(int) (string, error) {
+			return t.GetResumeContext(ctx, ports.ResumeRequest{MaxEvents: 20, MaxBytes: domain.DefaultLimits().ResumeBytes()})
+		}},
 		{"search_text", func(int) (string, error) {
 			return t.SearchText(ctx, ports.SearchTextRequest{Pattern: "item 42", Table: "items", Columns: []string{"name"}, Limit: 10, FixedStrings: true})
 		}},
