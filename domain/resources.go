@@ -84,7 +84,7 @@ func ResourcesChangedBy(tool string) []string {
 		return []string{ResourceResume}
 	case ToolCheckpoint:
 		return []string{ResourceResume, ResourceCheckpoint}
-	case ToolCreateView, ToolDestructiveQuery, ToolWriteQuery:
+	case ToolCreateView, ToolDestructiveQuery:
 		return []string{ResourceViews}
 	}
 	return nil

@@ -140,6 +140,9 @@ func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 			return result("", tools.Reject(ctx, d.Name, err)), nil
 		}
 		out, err := c(ctx, tools, in)
+		if err == nil {
+			s.notifyChanged(ctx, d.Name) // memory.go
+		}
 		res := result(out, err)
 		tables.structure(res)
 		return res, nil

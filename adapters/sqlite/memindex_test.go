@@ -1,0 +1,168 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// indexRows counts what the search index holds, read through a raw
+// connection as an outsider would.
+func indexRows(t *testing.T, path string) (events, checkpoints int) {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer raw.Close()
+	require.NoError(t, raw.QueryRow("SELECT count(*) FILTER (WHERE rowid > 0), count(*) FILTER (WHERE rowid < 0) FROM memory_fts").Scan(&events, &checkpoints))
+	return events, checkpoints
+}
+
+// rawExec runs statements through a raw connection to the file.
+func rawExec(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer raw.Close()
+	for _, q := range stmts {
+		_, err := raw.Exec(q)
+		require.NoError(t, err, q)
+	}
+}
+
+// search runs a query through the store's memory recall.
+func search(t *testing.T, s *testDB, query string) ([]domain.MemoryHit, int64) {
+	t.Helper()
+	q, err := domain.ParseMemoryQuery(query)
+	require.NoError(t, err)
+	var hits []domain.MemoryHit
+	_, lag, err := s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 10}, func(h domain.MemoryHit) { hits = append(hits, h) })
+	require.NoError(t, err)
+	return hits, lag
+}
+
+func TestSearchIndexIsKeptInStepWithEveryAppend(t *testing.T) {
+	s, path := mustOpenMemory(t)
+	mustAppend(t, s, "note", "the cache moved to redis")
+	c := mustCheckpoint(t, s, "redis is in; next the runbook")
+	events, checkpoints := indexRows(t, path)
+	assert.Equal(t, 2, events, "the event and the checkpoint's seal")
+	assert.Equal(t, 1, checkpoints)
+
+	hits, lag := search(t, s, "redis")
+	require.Len(t, hits, 2)
+	assert.Zero(t, lag)
+	sources := []string{hits[0].Source, hits[1].Source}
+	assert.ElementsMatch(t, []string{domain.SourceEvent, domain.SourceCheckpoint}, sources)
+	for _, h := range hits {
+		if h.Source == domain.SourceCheckpoint {
+			assert.Equal(t, c.ID, h.ID)
+			assert.Equal(t, domain.SourceCheckpoint, h.Kind)
+		}
+		assert.Contains(t, h.Snippet, "[redis]")
+	}
+	// The seal is indexed empty: its hash text is never a hit.
+	hits, _ = search(t, s, "sealed")
+	assert.Empty(t, hits)
+}
+
+// TestSearchIndexRollsBackWithItsAppend: an append whose transaction fails
+// after the index took the row (here, at its audit row) leaves neither
+// the event nor its index row.
+func TestSearchIndexRollsBackWithItsAppend(t *testing.T) {
+	s, path := mustOpenMemory(t)
+	mustAppend(t, s, "note", "kept")
+	rawExec(t, path, "CREATE TRIGGER fail_audit BEFORE INSERT ON query_log BEGIN SELECT RAISE(ABORT, 'audit refused'); END")
+	_, err := s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
+		return domain.NewEvent(id, hash, memTS, memSession, "note", "rolled back")
+	}, func(domain.Event) domain.AuditEntry { return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolAppendEvent, OK: true} })
+	require.Error(t, err)
+	_, err = s.MemoryStore.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
+		return domain.NewCheckpoint(id, hash, memTS, memSession, "rolled back too")
+	}, func(domain.Checkpoint) domain.AuditEntry { return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolCheckpoint, OK: true} })
+	require.Error(t, err)
+	events, checkpoints := indexRows(t, path)
+	assert.Equal(t, 1, events)
+	assert.Equal(t, 0, checkpoints)
+	hits, _ := search(t, s, "rolled")
+	assert.Empty(t, hits)
+}
+
+// TestSearchIndexIsRebuiltAtOpen: an index dropped, emptied or left behind
+// from outside (another program appended) is rebuilt when the file is
+// next opened, and until then a search says how far it lags.
+func TestSearchIndexIsRebuiltAtOpen(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tamper []string
+	}{
+		{"dropped", []string{"DROP TABLE memory_fts"}},
+		{"emptied", []string{"DELETE FROM memory_fts"}},
+		{"behind: another program appended", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, path := mustOpenMemory(t)
+			mustAppend(t, s, "note", "alpha one")
+			mustAppend(t, s, "note", "alpha two")
+			mustCheckpoint(t, s, "alpha done")
+			rawExec(t, path, tc.tamper...)
+			if tc.name == "behind: another program appended" {
+				// What the reference server does: insert the row, no index.
+				var e domain.Event
+				_, err := s.Events(context.Background(), func(x domain.Event) bool { e = x; return true })
+				require.NoError(t, err)
+				next, err := domain.NewEvent(e.ID, e.Hash, memTS, memSession, "note", "alpha three")
+				require.NoError(t, err)
+				raw, err := sql.Open("sqlite", path)
+				require.NoError(t, err)
+				_, err = raw.Exec("INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+					next.ID, next.TS, next.Session, next.Kind, next.Content, next.PrevHash, next.Hash)
+				require.NoError(t, err)
+				require.NoError(t, raw.Close())
+				hits, lag := search(t, s, "alpha")
+				assert.Len(t, hits, 3, "the indexed ones are found")
+				assert.Equal(t, int64(1), lag, "the search says one event is not indexed")
+			}
+			require.NoError(t, s.Close())
+			s2, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: 5 * time.Second})
+			require.NoError(t, err)
+			t.Cleanup(func() { s2.Close() })
+			assert.True(t, s2.IndexRebuilt())
+			hits, lag := search(t, s2, "alpha")
+			assert.Zero(t, lag)
+			want := 3
+			if tc.name == "behind: another program appended" {
+				want = 4
+			}
+			assert.Len(t, hits, want)
+		})
+	}
+}
+
+// TestSearchIndexIsAServerObject: agent SQL cannot write, drop or hang a
+// trigger on the index or its shadow tables, and reading it stays allowed.
+func TestSearchIndexIsAServerObject(t *testing.T) {
+	s, _ := mustOpenMemory(t)
+	mustAppend(t, s, "note", "protected text")
+	for _, q := range []string{
+		"INSERT INTO memory_fts (rowid, text) VALUES (99, 'forged')",
+		"INSERT INTO memory_fts (memory_fts) VALUES ('delete-all')",
+		"DELETE FROM memory_fts",
+		"DROP TABLE memory_fts",
+		"DROP TABLE memory_fts_data",
+		"INSERT INTO memory_fts_content (id, c0) VALUES (99, 'forged')",
+		"CREATE TRIGGER t AFTER INSERT ON memory_fts_docsize BEGIN SELECT 1; END",
+	} {
+		_, err := write(t, s, domain.TierDestructive, q)
+		assert.Error(t, err, q)
+	}
+	_, rows, err := readAll(t, s, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH 'protected'")
+	require.NoError(t, err)
+	assert.Len(t, rows, 1)
+}
