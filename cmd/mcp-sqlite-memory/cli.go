@@ -22,6 +22,8 @@ type cliOptions struct {
 	Since        string // log: --since
 	MaxEvents    int    // resume: --max-events (0: the tool's default)
 	ExcludeKinds string // resume: --exclude-kinds
+	MaxBytes     int    // resume: --max-bytes (0: the tool's default)
+	Hook         string // resume: --hook (session-start, pre-compact)
 	To           string // snapshots restore, restore: --to
 	Over         bool   // snapshots restore: --over
 	From         string // restore: --from

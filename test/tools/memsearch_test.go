@@ -3,6 +3,7 @@ package tools_test
 import (
 	"encoding/csv"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -133,4 +134,24 @@ func TestSearchMemoryRefusesWhatItCannotRun(t *testing.T) {
 	} {
 		assert.Contains(t, env.MustFail(t, "search_memory", tc.args), tc.want, tc.args)
 	}
+}
+
+// TestResumeTakesAByteBudget: max_bytes keeps the checkpoint and the
+// newest events within the budget and says how many older ones it left
+// out; the resume CLI passes it the same way (test/e2e).
+func TestResumeTakesAByteBudget(t *testing.T) {
+	env, _ := newMemEnv(t, 0)
+	env.MustCall(t, "checkpoint", map[string]any{"summary": "the plan: ship the importer"})
+	for i := 0; i < 40; i++ {
+		env.MustCall(t, "append_event", map[string]any{"content": strings.Repeat("x", 100) + " event " + strconv.Itoa(i)})
+	}
+	full := env.MustCall(t, "get_resume_context", nil)
+	assert.NotContains(t, full, "dropped")
+	out := env.MustCall(t, "get_resume_context", map[string]any{"max_bytes": 2048})
+	assert.LessOrEqual(t, len(out), 2048)
+	assert.Contains(t, out, "the plan: ship the importer", "the checkpoint is kept")
+	assert.Contains(t, out, " event 39\n", "the newest event is kept")
+	assert.NotContains(t, out, "x event 0\n")
+	assert.Regexp(t, `\n# \d+ older events dropped to fit 2048 bytes`, out)
+	assert.Contains(t, env.MustFail(t, "get_resume_context", map[string]any{"max_bytes": 100}), "max_bytes must be between 1024 and 65536")
 }
