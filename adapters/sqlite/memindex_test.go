@@ -81,11 +81,15 @@ func TestSearchIndexRollsBackWithItsAppend(t *testing.T) {
 	rawExec(t, path, "CREATE TRIGGER fail_audit BEFORE INSERT ON query_log BEGIN SELECT RAISE(ABORT, 'audit refused'); END")
 	_, err := s.Append(context.Background(), func(id int64, hash string) (domain.Event, error) {
 		return domain.NewEvent(id, hash, memTS, memSession, "note", "rolled back")
-	}, func(domain.Event) domain.AuditEntry { return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolAppendEvent, OK: true} })
+	}, func(domain.Event) domain.AuditEntry {
+		return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolAppendEvent, OK: true}
+	})
 	require.Error(t, err)
 	_, err = s.MemoryStore.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "rolled back too")
-	}, func(domain.Checkpoint) domain.AuditEntry { return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolCheckpoint, OK: true} })
+	}, func(domain.Checkpoint) domain.AuditEntry {
+		return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolCheckpoint, OK: true}
+	})
 	require.Error(t, err)
 	events, checkpoints := indexRows(t, path)
 	assert.Equal(t, 1, events)

@@ -31,7 +31,7 @@ const toolNameHome = "domain/tool.go"
 var toolNameHomonyms = map[string][]string{
 	"domain/seal.go":      {domain.ToolCheckpoint},
 	"domain/memsearch.go": {domain.ToolCheckpoint},
-	"app/write.go":   {domain.ToolSnapshot},
+	"app/write.go":        {domain.ToolSnapshot},
 }
 
 // TestToolNamesAreSpelledOnce parses every production Go file (everything

@@ -128,7 +128,6 @@ func TestREADMEHooksGiveClaudeCodeWhatItExpects(t *testing.T) {
 	assert.Contains(t, stderr, "not a JSON object")
 }
 
-
 func keys(m map[string]any) []string {
 	var out []string
 	for k := range m {
