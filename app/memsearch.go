@@ -26,18 +26,23 @@ func (s *Service) searchMemory(ctx context.Context, sp *span, r ports.SearchMemo
 		return "", err
 	}
 	w := s.newTable(ctx, domain.MemoryHitColumns)
-	more, lag, err := s.d.Recall.Search(ctx, q, func(h domain.MemoryHit) { w.Add(h.Row()) })
+	res, err := s.d.Recall.Search(ctx, q, func(h domain.MemoryHit) { w.Add(h.Row()) })
 	if err != nil {
 		return "", err
 	}
 	t := s.trailer(w)
-	t.MoreRows, t.Limit, t.MaxRows = more, r.Limit, s.limits.MaxRows
+	t.MoreRows, t.Limit, t.MaxRows = res.More, r.Limit, s.limits.MaxRows
 	out := w.Body() + t.String()
-	if lag > 0 {
-		out += "\n# " + strconv.FormatInt(lag, 10) + " newer events are not in the search index yet (another program appended them); a restart of the server indexes them"
+	if res.Ranked < res.Matched {
+		out += "\n# " + strconv.FormatInt(res.Matched, 10) + " events match; the newest " + strconv.FormatInt(res.Ranked, 10) +
+			" (and every checkpoint) were ranked: add a rarer word, or pass since or kinds, to reach older ones"
+	}
+	if res.Lag > 0 {
+		out += "\n# " + strconv.FormatInt(res.Lag, 10) + " newer events are not in the search index yet (another program appended them); a restart of the server indexes them"
 	}
 	sp.setRows(int64(w.Rows()))
-	sp.detail = domain.Detail{{Key: "terms", Value: len(q.Query.Terms)}, {Key: "more", Value: more}, {Key: "index_lag", Value: lag}}
+	sp.detail = domain.Detail{{Key: "terms", Value: len(q.Query.Terms)}, {Key: "more", Value: res.More},
+		{Key: "matched", Value: res.Matched}, {Key: "ranked", Value: res.Ranked}, {Key: "index_lag", Value: res.Lag}}
 	return out, nil
 }
 

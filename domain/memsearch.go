@@ -48,21 +48,28 @@ func IndexedText(e Event) string {
 }
 
 // The caps on a search_memory query, checked before it reaches the index:
-// the query text, its terms, and the kinds it filters by.
+// the query text, its terms, and the kinds it filters by. MaxRankedMatches
+// bounds the work of one ranking: BM25 reads every matching row's length,
+// so when more rows match, the newest MaxRankedMatches events (and every
+// checkpoint) are ranked, and the result says so.
 const (
 	MaxMemoryQueryBytes = 1000
 	MaxMemoryQueryTerms = 16
 	MaxMemoryKinds      = 32
+	MaxRankedMatches    = 10_000
 )
 
 // MemoryQuery is a search_memory query, checked and turned into FTS5
 // syntax. The agent's text is never passed as FTS5 syntax: every word and
 // every "quoted phrase" becomes an FTS5 string (so AND, OR, NOT, NEAR,
 // column filters and punctuation are plain words), a word ending in '*'
-// a prefix query, and the terms are ORed, so BM25 ranks the rows that
-// match more of them, and rarer ones, first.
+// a prefix query. The rows that hold every term come first (All), then
+// those that hold some (Any), each ranked by BM25.
 type MemoryQuery struct {
-	// Match is the FTS5 query expression.
+	// All is the FTS5 expression matching the rows that hold every term.
+	All string
+	// Match is the one matching the rows that hold any term (the same as
+	// All for one term); snippets mark its matches.
 	Match string
 	// Terms are the words and phrases, as the agent wrote them.
 	Terms []string
@@ -128,7 +135,7 @@ func ParseMemoryQuery(q string) (MemoryQuery, error) {
 	if len(parts) == 0 {
 		return MemoryQuery{}, Errorf(ErrInvalidArgument, "query has no word to search for: pass words or \"a phrase\" (letters or digits)")
 	}
-	out.Match = strings.Join(parts, " OR ")
+	out.All, out.Match = strings.Join(parts, " AND "), strings.Join(parts, " OR ")
 	return out, nil
 }
 
@@ -164,6 +171,18 @@ type MemorySearch struct {
 	// Limit is the most hits returned; the store looks for one more, to
 	// say whether more exist.
 	Limit int
+}
+
+// MemorySearchResult is what a search found beyond its hits.
+type MemorySearchResult struct {
+	// More reports that more rows matched than Limit.
+	More bool
+	// Lag counts the events the index has not taken in yet (another
+	// program appended them).
+	Lag int64
+	// Matched is how many rows matched the widest expression ranked, and
+	// Ranked how many of them were ranked (Matched when every one was).
+	Matched, Ranked int64
 }
 
 // MemoryHit is one search_memory result.

@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"testing"
 	"time"
 
@@ -42,9 +43,9 @@ func search(t *testing.T, s *testDB, query string) ([]domain.MemoryHit, int64) {
 	q, err := domain.ParseMemoryQuery(query)
 	require.NoError(t, err)
 	var hits []domain.MemoryHit
-	_, lag, err := s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 10}, func(h domain.MemoryHit) { hits = append(hits, h) })
+	res, err := s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 10}, func(h domain.MemoryHit) { hits = append(hits, h) })
 	require.NoError(t, err)
-	return hits, lag
+	return hits, res.Lag
 }
 
 func TestSearchIndexIsKeptInStepWithEveryAppend(t *testing.T) {
@@ -169,4 +170,45 @@ func TestSearchIndexIsAServerObject(t *testing.T) {
 	_, rows, err := readAll(t, s, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH 'protected'")
 	require.NoError(t, err)
 	assert.Len(t, rows, 1)
+}
+
+// TestSearchRanksAtMostTheNewestMatches: when more events match than
+// domain.MaxRankedMatches, only the newest are ranked (BM25 reads each
+// ranked row's length), checkpoints always are, and the result counts both.
+func TestSearchRanksAtMostTheNewestMatches(t *testing.T) {
+	s, path := mustOpenMemory(t)
+	mustCheckpoint(t, s, "cache")
+	require.NoError(t, s.Close())
+	raw, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	tx, err := raw.Begin()
+	require.NoError(t, err)
+	n := domain.MaxRankedMatches + 50
+	for i := 2; i <= n+1; i++ {
+		content := "the cache is warm again after the restart"
+		if i == 2 {
+			content = "cache" // the best match by BM25, and the oldest
+		}
+		_, err := tx.Exec("INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, 'note', ?, 'x', ?)",
+			i, memTS, memSession, content, "h"+strconv.Itoa(i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, tx.Commit())
+	require.NoError(t, raw.Close())
+	s2, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: 30 * time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { s2.Close() })
+
+	q, err := domain.ParseMemoryQuery("cache")
+	require.NoError(t, err)
+	var hits []domain.MemoryHit
+	res, err := s2.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 3}, func(h domain.MemoryHit) { hits = append(hits, h) })
+	require.NoError(t, err)
+	assert.Equal(t, int64(n), res.Matched, "every event but the seal (indexed empty) matches")
+	assert.Equal(t, int64(domain.MaxRankedMatches), res.Ranked)
+	require.Len(t, hits, 3)
+	assert.Equal(t, domain.SourceCheckpoint, hits[0].Source, "the checkpoint is ranked, and its one-word summary is best")
+	for _, h := range hits[1:] {
+		assert.Greater(t, h.ID, int64(n+1-domain.MaxRankedMatches), "only the newest events are ranked")
+	}
 }
