@@ -48,6 +48,22 @@ var everyTool = []struct {
 		return err
 	}},
 	{"snapshot", func(ctx context.Context, w *world) error { _, err := w.svc.Snapshot(ctx, "now"); return err }},
+	{"search_memory", func(ctx context.Context, w *world) error {
+		_, err := w.svc.SearchMemory(ctx, ports.SearchMemoryRequest{Query: "x", Limit: 1})
+		return err
+	}},
+	{domain.AuditResourceRead, func(ctx context.Context, w *world) error {
+		_, err := w.svc.ReadResource(ctx, domain.ResourceCheckpoint)
+		return err
+	}},
+	{domain.AuditPromptGet, func(ctx context.Context, w *world) error {
+		_, err := w.svc.GetPrompt(ctx, domain.PromptResume, nil)
+		return err
+	}},
+	{domain.AuditComplete, func(ctx context.Context, w *world) error {
+		_, err := w.svc.Complete(ctx, domain.PromptRecall, "kind", "no")
+		return err
+	}},
 	{"some_tool", func(ctx context.Context, w *world) error {
 		return w.svc.Reject(ctx, "some_tool", domain.Errorf(domain.ErrInvalidArgument, "unknown argument"))
 	}},

@@ -87,6 +87,14 @@ func ParseMemoryQuery(q string) (MemoryQuery, error) {
 	if !utf8.ValidString(q) {
 		return MemoryQuery{}, Errorf(ErrInvalidArgument, "query is not valid UTF-8")
 	}
+	// Control characters (NUL would end FTS5's string early) separate
+	// words like spaces.
+	q = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, q)
 	var out MemoryQuery
 	var parts []string
 	add := func(term string, phrase bool) error {

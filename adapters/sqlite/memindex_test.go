@@ -3,6 +3,8 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -211,4 +213,44 @@ func TestSearchRanksAtMostTheNewestMatches(t *testing.T) {
 	for _, h := range hits[1:] {
 		assert.Greater(t, h.ID, int64(n+1-domain.MaxRankedMatches), "only the newest events are ranked")
 	}
+}
+
+// TestSearchNeverPassesSyntaxToFTS5: whatever the agent writes, FTS5 only
+// sees quoted strings, so no query is an FTS5 syntax error.
+func TestSearchNeverPassesSyntaxToFTS5(t *testing.T) {
+	s, _ := mustOpenMemory(t)
+	mustAppend(t, s, "note", `quote " and NEAR(x y) and col:umn and ^start and a*b`)
+	for _, query := range []string{`"" x`, `NEAR(a b)`, `col:umn`, `^start`, `a* b*`, `AND OR NOT`, `x"" ""y`, `"quote "`, `*x`, `x**`, `-x +y`, `{a b}`, `'single'`, "tab\tsep", `x:`} {
+		q, err := domain.ParseMemoryQuery(query)
+		if err != nil {
+			assert.ErrorIs(t, err, domain.ErrInvalidArgument, query)
+			continue
+		}
+		_, err = s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 5}, func(domain.MemoryHit) {})
+		assert.NoError(t, err, "%s -> %s", query, q.Match)
+	}
+}
+
+// FuzzSearchQuery: no text an agent sends reaches FTS5 as syntax it
+// refuses; ParseMemoryQuery either refuses it as an argument error or
+// builds an expression FTS5 runs.
+func FuzzSearchQuery(f *testing.F) {
+	for _, seed := range []string{`a "b c" d*`, `NEAR(a, b)`, `"`, `x:y`, "\x00", `a AND (b OR c)`, `*`, `""""`} {
+		f.Add(seed)
+	}
+	s, err := openTestDB(context.Background(), filepath.Join(f.TempDir(), "fuzz.db"), sqlite.Options{QueryTimeout: 5 * time.Second})
+	require.NoError(f, err)
+	f.Cleanup(func() { s.Close() })
+	f.Fuzz(func(t *testing.T, query string) {
+		q, err := domain.ParseMemoryQuery(query)
+		if err != nil {
+			if !errors.Is(err, domain.ErrInvalidArgument) {
+				t.Fatalf("%q: %v", query, err)
+			}
+			return
+		}
+		if _, err := s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 2}, func(domain.MemoryHit) {}); err != nil {
+			t.Fatalf("%q -> %s: %v", query, q.Match, err)
+		}
+	})
 }
