@@ -84,15 +84,15 @@ func TestREADMEHooksGiveClaudeCodeWhatItExpects(t *testing.T) {
 	// Before the server ever ran: no failure, a context that says so.
 	out, stderr, code := runHook(t, hooks["SessionStart"], project, `{"hook_event_name":"SessionStart","source":"startup"}`)
 	require.Equal(t, 0, code, stderr)
-	var start struct {
+	var answer struct {
 		HookSpecificOutput struct {
 			HookEventName     string `json:"hookEventName"`
 			AdditionalContext string `json:"additionalContext"`
 		} `json:"hookSpecificOutput"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(out), &start), out)
-	assert.Equal(t, "SessionStart", start.HookSpecificOutput.HookEventName)
-	assert.Contains(t, start.HookSpecificOutput.AdditionalContext, "no memory yet")
+	require.NoError(t, json.Unmarshal([]byte(out), &answer), out)
+	assert.Equal(t, "SessionStart", answer.HookSpecificOutput.HookEventName)
+	assert.Contains(t, answer.HookSpecificOutput.AdditionalContext, "no memory yet")
 
 	p := start(t, db)
 	mustCall(t, p.Session, "append_event", map[string]any{"content": "picked the billing schema", "kind": "decision"})
@@ -104,9 +104,9 @@ func TestREADMEHooksGiveClaudeCodeWhatItExpects(t *testing.T) {
 		out, stderr, code = runHook(t, hooks["SessionStart"], project,
 			`{"session_id":"abc","transcript_path":"/tmp/t.jsonl","cwd":"`+project+`","hook_event_name":"SessionStart","source":"`+source+`"}`)
 		require.Equal(t, 0, code, stderr)
-		require.NoError(t, json.Unmarshal([]byte(out), &start), out)
-		assert.Equal(t, "SessionStart", start.HookSpecificOutput.HookEventName)
-		ctx := start.HookSpecificOutput.AdditionalContext
+		require.NoError(t, json.Unmarshal([]byte(out), &answer), out)
+		assert.Equal(t, "SessionStart", answer.HookSpecificOutput.HookEventName)
+		ctx := answer.HookSpecificOutput.AdditionalContext
 		assert.Contains(t, ctx, "billing schema chosen; next: the migration", source)
 		assert.Contains(t, ctx, "wrote migration 0001", source)
 		assert.Equal(t, source == "compact", strings.Contains(ctx, "was compacted"), source)
