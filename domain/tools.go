@@ -75,7 +75,7 @@ var getSchemaTool = Tool{
 	Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
 	Args: []Arg{
 		{Name: "include_system", Type: ArgBoolean, Default: fixed(false),
-			Doc: "Also show the server's own objects (memory_events, memory_checkpoints, query_log, query_errors and their triggers and index), hidden by default."},
+			Doc: "Also show the server's own objects (memory_events, memory_checkpoints, query_log, query_errors and their triggers and index, and the memory_fts search index), hidden by default."},
 	},
 }
 

@@ -155,3 +155,18 @@ func TestResumeTakesAByteBudget(t *testing.T) {
 	assert.Regexp(t, `\n# \d+ older events dropped to fit 2048 bytes`, out)
 	assert.Contains(t, env.MustFail(t, "get_resume_context", map[string]any{"max_bytes": 100}), "max_bytes must be between 1024 and 65536")
 }
+
+// TestSearchIndexIsHiddenLikeTheServerTables: get_schema shows the index
+// only with include_system, list_tables marks it a system table, and agent
+// SQL cannot change it.
+func TestSearchIndexIsHiddenLikeTheServerTables(t *testing.T) {
+	env := memSearchCorpus(t)
+	assert.NotContains(t, env.MustCall(t, "get_schema", nil), "memory_fts")
+	assert.Contains(t, env.MustCall(t, "get_schema", map[string]any{"include_system": true}), "CREATE VIRTUAL TABLE memory_fts USING fts5(")
+	assert.Contains(t, env.MustCall(t, "list_tables", nil), "\nmemory_fts,table,1,")
+	assert.Contains(t, env.MustFail(t, "write_query", map[string]any{"query": "INSERT INTO memory_fts (rowid, text) VALUES (99, 'forged')"}),
+		"memory_fts is managed by the server")
+	assert.Contains(t, env.MustFail(t, "destructive_query", map[string]any{"query": "DROP TABLE memory_fts", "reason": "x"}),
+		"memory_fts is managed by the server")
+	assert.Contains(t, env.MustCall(t, "read_query", map[string]any{"query": "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'migration'"}), "\n6\n")
+}
