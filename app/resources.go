@@ -29,7 +29,7 @@ func (s *Service) ReadResource(ctx context.Context, uri string) (string, error) 
 				return "", err
 			}
 			sp.setRows(boolInt(st.Checkpoint != nil))
-			return domain.RenderCheckpoint(st), nil
+			return domain.RenderCheckpoint(st, s.limits.MaxResultBytes), nil
 		case domain.ResourceViews:
 			objs, err := s.d.Schema.Objects(ctx)
 			if err != nil {
@@ -86,7 +86,7 @@ func (s *Service) GetPrompt(ctx context.Context, name string, args map[string]st
 				return "", err
 			}
 			sp.setRows(boolInt(st.Checkpoint != nil))
-			return domain.CheckpointPrompt(domain.RenderCheckpoint(st), st.Total), nil
+			return domain.CheckpointPrompt(domain.RenderCheckpoint(st, s.limits.MaxResultBytes), st.Total), nil
 		}
 		var kinds []string
 		if k := domain.StripSpace(args["kind"]); k != "" {

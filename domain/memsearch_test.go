@@ -73,3 +73,16 @@ func TestServerTablesIncludeTheSearchIndex(t *testing.T) {
 		assert.False(t, domain.IsServerTable(name), name)
 	}
 }
+
+func TestRenderedResourcesAreCapped(t *testing.T) {
+	big := strings.Repeat("é", 3000) // 6000 bytes
+	out := domain.RenderCheckpoint(domain.ResumeState{Checkpoint: &domain.Checkpoint{ID: 2, Summary: big}, Anchored: true}, 1001)
+	assert.Contains(t, out, "\n# summary cut to 1000 of 6000 bytes; read it with read_query")
+	assert.Less(t, len(out), 1500)
+	ev := domain.RenderEvent(domain.Event{ID: 5, Content: big}, 1001)
+	assert.Contains(t, ev, "\n# content cut to 1000 of 6000 bytes")
+	views := domain.RenderViews([]domain.SchemaObject{{Type: "view", Name: "a", SQL: strings.Repeat("x", 600)}, {Type: "view", Name: "b", SQL: strings.Repeat("y", 600)}, {Type: "table", Name: "t"}}, 1000)
+	assert.Contains(t, views, "# 2 views:")
+	assert.Contains(t, views, "-- view a\n")
+	assert.Contains(t, views, "\n\n# 1 more views left out to fit 1000 bytes; get_schema lists them all")
+}

@@ -46,9 +46,6 @@ func Resources() []Resource {
 var EventResource = Resource{URI: ResourceEventTemplate, Name: "event", Title: "Memory event",
 	Description: "One memory event by id: its time, session, kind, content and hash."}
 
-// EventURI is the URI of event id's resource.
-func EventURI(id int64) string { return resourceEventPrefix + strconv.FormatInt(id, 10) }
-
 // ResourceRef is a parsed resource URI.
 type ResourceRef struct {
 	// URI is the fixed resource's URI, or [ResourceEventTemplate].
@@ -104,8 +101,9 @@ func RenderEvent(e Event, maxBytes int) string {
 }
 
 // RenderCheckpoint is the latest checkpoint as its resource shows it, or
-// a line saying there is none.
-func RenderCheckpoint(st ResumeState) string {
+// a line saying there is none; the summary is cut to maxBytes (at a code
+// point) with a line that says so.
+func RenderCheckpoint(st ResumeState, maxBytes int) string {
 	c := st.Checkpoint
 	if c == nil {
 		return "# no checkpoint yet: write one with the checkpoint tool"
@@ -114,7 +112,13 @@ func RenderCheckpoint(st ResumeState) string {
 	if !st.Anchored {
 		lines = append(lines, "# WARNING: the checkpoint no longer matches the event it points at")
 	}
-	lines = append(lines, c.Summary, coverageLine(st.Coverage, *c))
+	summary, _ := cutToBytes(c.Summary, maxBytes)
+	lines = append(lines, summary)
+	if len(summary) < len(c.Summary) {
+		lines = append(lines, "# summary cut to "+strconv.Itoa(len(summary))+" of "+strconv.Itoa(len(c.Summary))+
+			" bytes; read it with read_query (SELECT substr(summary, ...) FROM memory_checkpoints WHERE id = "+strconv.FormatInt(c.ID, 10)+")")
+	}
+	lines = append(lines, coverageLine(st.Coverage, *c))
 	return strings.Join(lines, "\n")
 }
 
