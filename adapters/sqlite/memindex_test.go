@@ -254,3 +254,51 @@ func FuzzSearchQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestRebuildIndexesLikeAnAppend: the rebuild's SQL rule and an append's
+// rule (domain.IndexedText) give every stored event the same indexed
+// text: seals empty, look-alikes of every near shape kept.
+func TestRebuildIndexesLikeAnAppend(t *testing.T) {
+	s, path := mustOpenMemory(t)
+	c := mustCheckpoint(t, s, "a summary")
+	events := []domain.Event{
+		{Kind: domain.SealKind, Content: domain.SealPrefix(9) + "00ff"},
+		{Kind: domain.SealKind, Content: "checkpoint 9 sealed: sha256"},
+		{Kind: domain.SealKind, Content: "checkpoint sealed: sha256 x"},
+		{Kind: "note", Content: domain.SealPrefix(9) + "00ff"},
+		{Kind: domain.SealKind, Content: "Checkpoint 9 sealed: sha256 00"},
+		{Kind: domain.SealKind, Content: "checkpoint  sealed: sha256 "},
+		{Kind: domain.SealKind, Content: "the checkpoint 9 sealed: sha256 00"},
+		{Kind: "note", Content: "it's a plain 'note'"},
+	}
+	require.NoError(t, s.Close())
+	raw, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	for i, e := range events {
+		_, err := raw.Exec("INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, 'x', ?)",
+			c.LastEventID+2+int64(i), memTS, memSession, e.Kind, e.Content, "h"+strconv.Itoa(i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, raw.Close())
+	s2, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: 5 * time.Second})
+	require.NoError(t, err)
+	require.True(t, s2.IndexRebuilt())
+	require.NoError(t, s2.Close())
+
+	raw, err = sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer raw.Close()
+	rows, err := raw.Query("SELECT e.id, e.kind, e.content, f.text FROM memory_events e JOIN memory_fts f ON f.rowid = e.id ORDER BY e.id")
+	require.NoError(t, err)
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var e domain.Event
+		var text string
+		require.NoError(t, rows.Scan(&e.ID, &e.Kind, &e.Content, &text))
+		assert.Equal(t, domain.IndexedText(e), text, "event %d %q", e.ID, e.Content)
+		n++
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, len(events)+1, n, "every event, the checkpoint's seal included")
+}

@@ -164,6 +164,9 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	w.Store, w.AuditStore = store, store
 	w.closers = append(w.closers, store.Close)
 	logRepaired(log, store)
+	if store.IndexRebuilt() {
+		log.Info("built the memory search index (search_memory): the file had none, or it did not match the memory tables")
+	}
 
 	search := o.Search
 	if search == nil {
