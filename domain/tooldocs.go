@@ -82,7 +82,7 @@ func describeSnapshot(Limits) string {
 
 func describeSearchMemory(l Limits) string {
 	return fmt.Sprintf("Find what earlier sessions remembered: full-text search over the memory events' contents and the checkpoints' summaries, ranked by relevance (BM25; newer first among equals). "+
-		"Returns CSV (source, id, ts, kind, session, snippet) with the matched words in [brackets]; source is event or checkpoint, and read_query on memory_events or memory_checkpoints by id shows the whole text. "+
-		"The query is plain words (at most %d words, %d bytes). Capped at %d bytes, and cancelled after %ss. Use get_resume_context for the latest state, search_text for regular expressions.",
+		"Returns CSV (source, id, ts, kind, session, snippet) with the matched words in [brackets]; source is event or checkpoint, and "+ToolReadQuery+" on memory_events or memory_checkpoints by id shows the whole text. "+
+		"The query is plain words (at most %d words, %d bytes). Capped at %d bytes, and cancelled after %ss. Use "+ToolGetResumeContext+" for the latest state, "+ToolSearchText+" for regular expressions.",
 		MaxMemoryQueryTerms, MaxMemoryQueryBytes, l.MaxResultBytes, FormatSeconds(l.QueryTimeout))
 }

@@ -59,7 +59,7 @@ func (m *MemoryRecall) Search(ctx context.Context, q domain.MemorySearch, hit fu
 	}
 	if n == 0 {
 		return res, domain.Errorf(domain.ErrUnavailable,
-			"this file has no search index yet: a writable server builds it when it opens the file; open it once without --read-only, or use search_text on memory_events")
+			"this file has no search index yet: a writable server builds it when it opens the file; open it once without --read-only, or use "+domain.ToolSearchText+" on memory_events")
 	}
 	st, err := readIndexState(ctx, conn)
 	if err != nil {
@@ -208,7 +208,7 @@ func (m *MemoryRecall) Event(ctx context.Context, id int64) (domain.Event, error
 	err := m.db.readers.QueryRowContext(ctx, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id = ?", id).
 		Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash)
 	if err == sql.ErrNoRows {
-		return e, domain.Errorf(domain.ErrNotFound, "there is no event %d; read_query on memory_events shows the ids that exist", id)
+		return e, domain.Errorf(domain.ErrNotFound, "there is no event %d; "+domain.ToolReadQuery+" on memory_events shows the ids that exist", id)
 	}
 	if err != nil {
 		return e, m.db.connError(ctx, err)
