@@ -121,12 +121,11 @@ func TestSearchIndexIsRebuiltAtOpen(t *testing.T) {
 			rawExec(t, path, tc.tamper...)
 			if tc.name == "behind: another program appended" {
 				// What the reference server does: insert the row, no index.
-				var e domain.Event
-				_, err := s.Events(context.Background(), func(x domain.Event) bool { e = x; return true })
-				require.NoError(t, err)
-				next, err := domain.NewEvent(e.ID, e.Hash, memTS, memSession, "note", "alpha three")
-				require.NoError(t, err)
 				raw, err := sql.Open("sqlite", path)
+				require.NoError(t, err)
+				var e domain.Event
+				require.NoError(t, raw.QueryRow("SELECT id, hash FROM memory_events ORDER BY id DESC LIMIT 1").Scan(&e.ID, &e.Hash))
+				next, err := domain.NewEvent(e.ID, e.Hash, memTS, memSession, "note", "alpha three")
 				require.NoError(t, err)
 				_, err = raw.Exec("INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
 					next.ID, next.TS, next.Session, next.Kind, next.Content, next.PrevHash, next.Hash)
