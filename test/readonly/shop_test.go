@@ -93,7 +93,7 @@ func taskDiscovery(t *testing.T, s *session, data shop, memory bool) {
 	if memory {
 		want["memory_events"] = entry{"table", 1, "4"} // two events, the marker before the first checkpoint, its seal
 		want["memory_checkpoints"] = entry{"table", 1, "1"}
-		want["memory_fts"] = entry{"table", 1, "4"} // the search index: the three events and the checkpoint
+		want["memory_fts"] = entry{"table", 1, "5"} // the search index: the four events and the checkpoint
 		want["query_log"] = entry{"table", 1, "0"}
 	}
 	var rows [][]any
