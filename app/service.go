@@ -36,6 +36,10 @@ type Options struct {
 	// Logger receives what the agent must not see (audit write failures).
 	// nil discards.
 	Logger *slog.Logger
+	// KeepSecrets stores events and checkpoints as given, secret-shaped
+	// text included (--redact-secrets=false); by default it is redacted
+	// before hashing (docs/decisions.md#secret-redaction).
+	KeepSecrets bool
 }
 
 // Service implements [ports.Tools].
@@ -50,6 +54,8 @@ type Service struct {
 	// transaction; with another sink the row is recorded right after the
 	// write commits.
 	auditStatements, auditViews, auditMemory bool
+
+	keepSecrets bool // Options.KeepSecrets
 
 	calls    slots // tool calls in flight (slots.go)
 	searches slots // search_text calls in flight
@@ -74,8 +80,9 @@ func New(d Deps, o Options) *Service {
 	}
 	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
 		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
-		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
-		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
+		keepSecrets: o.KeepSecrets,
+		calls:       newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
+		searches:    newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
 	}
 }
 

@@ -67,6 +67,9 @@ type Config struct {
 	// triggers, index and view, and drop extra ones on its tables, instead
 	// of refusing the file.
 	RepairServerObjects bool
+	// KeepSecrets is --redact-secrets=false: events and checkpoints are
+	// stored as given, secret-shaped text included.
+	KeepSecrets bool
 	// Structured gives the tools that answer with a table an outputSchema
 	// and a structuredContent copy of the table (the CSV stays the text).
 	Structured bool
@@ -156,6 +159,7 @@ type settings struct {
 	maxSearches, maxSearchValue     rawValue
 	http                            httpSettings
 	replicate                       replicateSettings
+	trust                           trustSettings
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -224,6 +228,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
 	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
 	addReplicateFlags(fs, &s.replicate, getenv)
+	addTrustFlags(fs, &s.trust, getenv)
 	fs.BoolVar(&s.cfg.Structured, "structured", envBool(getenv(envStructured)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
@@ -338,6 +343,9 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 		return Config{}, nil, err
 	}
 	if err := s.replicate.apply(&cfg, names); err != nil {
+		return Config{}, nil, err
+	}
+	if err := s.trust.apply(&cfg, getenv); err != nil {
 		return Config{}, nil, err
 	}
 	return cfg, names, nil
@@ -473,5 +481,5 @@ Commands for people, on the same file while a server runs (each with --help):
 		d.MaxRequestBytes, envMaxRequestBytes,
 		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
 		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,
-		envRepair) + replicateUsage()
+		envRepair) + trustUsage() + replicateUsage()
 }

@@ -58,6 +58,8 @@ type Options struct {
 	SnapshotDirSetting string
 	// Structured is --structured.
 	Structured bool
+	// KeepSecrets is --redact-secrets=false (app.Options.KeepSecrets).
+	KeepSecrets bool
 	// HidePaths: answers leave the machine (HTTP), so none names an
 	// absolute path: snapshots are named relative to their folder and the
 	// log records clients receive cut paths to base names. Over stdio a
@@ -205,7 +207,7 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 		deps.Audit = o.Audit
 	}
 	w.Deps = deps
-	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log})
+	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log, KeepSecrets: o.KeepSecrets})
 	// Closed first: it writes the audit rows still owed (app/owed.go)
 	// while the stores are open.
 	w.closers = append(w.closers, w.Service.Close)
