@@ -52,7 +52,7 @@ func (s *Service) verify(ctx context.Context, expected string) (domain.VerifyRes
 	if err != nil {
 		return domain.VerifyResult{}, err
 	}
-	return v.Result(total), nil
+	return s.checkSignature(ctx, v.Result(total))
 }
 
 // VerifyChain recomputes every hash and reports the first break. With

@@ -40,6 +40,10 @@ type Options struct {
 	// text included (--redact-secrets=false); by default it is redacted
 	// before hashing (docs/decisions.md#secret-redaction).
 	KeepSecrets bool
+	// ChainKey is --chain-key-file's key: verify_chain then requires every
+	// event to be covered by a head signature of that key
+	// (docs/decisions.md#keyed-chain). nil verifies as the reference does.
+	ChainKey *domain.ChainKey
 }
 
 // Service implements [ports.Tools].
@@ -55,7 +59,8 @@ type Service struct {
 	// write commits.
 	auditStatements, auditViews, auditMemory bool
 
-	keepSecrets bool // Options.KeepSecrets
+	keepSecrets bool             // Options.KeepSecrets
+	chainKey    *domain.ChainKey // Options.ChainKey
 
 	calls    slots // tool calls in flight (slots.go)
 	searches slots // search_text calls in flight
@@ -80,9 +85,9 @@ func New(d Deps, o Options) *Service {
 	}
 	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
 		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
-		keepSecrets: o.KeepSecrets,
-		calls:       newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
-		searches:    newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
+		keepSecrets: o.KeepSecrets, chainKey: o.ChainKey,
+		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
+		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
 	}
 }
 

@@ -3,7 +3,7 @@ package domain
 import "strings"
 
 // ServerTables are the tables the server creates and keeps append-only.
-var ServerTables = []string{"memory_events", "memory_checkpoints", "query_log"}
+var ServerTables = []string{"memory_events", "memory_checkpoints", "query_log", "memory_head_signatures"}
 
 // ServerViews are the views the server creates.
 var ServerViews = []string{"query_errors"}

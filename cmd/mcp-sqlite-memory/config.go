@@ -70,6 +70,8 @@ type Config struct {
 	// KeepSecrets is --redact-secrets=false: events and checkpoints are
 	// stored as given, secret-shaped text included.
 	KeepSecrets bool
+	// ChainKey is the key read from --chain-key-file, nil without one.
+	ChainKey *domain.ChainKey
 	// Structured gives the tools that answer with a table an outputSchema
 	// and a structuredContent copy of the table (the CSV stays the text).
 	Structured bool
@@ -345,7 +347,7 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 	if err := s.replicate.apply(&cfg, names); err != nil {
 		return Config{}, nil, err
 	}
-	if err := s.trust.apply(&cfg, getenv); err != nil {
+	if err := s.trust.apply(&cfg, names, getenv, home); err != nil {
 		return Config{}, nil, err
 	}
 	return cfg, names, nil

@@ -21,7 +21,7 @@ var flagEnvs = map[string]string{
 	"http": envHTTP, "auth-token-file": envAuthTokenFile, "allowed-hosts": envAllowedHosts,
 	"max-sessions": envMaxSessions, "session-idle-timeout": envSessionIdle,
 	"replicate": envReplicate, "replicate-sync-interval": envReplicateSync,
-	"redact-secrets": envRedactSecrets,
+	"redact-secrets": envRedactSecrets, "chain-key-file": envChainKeyFile,
 }
 
 // flagNames says how the user named each setting, so that every message

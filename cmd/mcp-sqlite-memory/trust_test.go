@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // TestRedactSecretsSetting: redaction is on unless the flag or its
@@ -31,5 +37,48 @@ func TestRedactSecretsSetting(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.wantKeep, cfg.KeepSecrets)
 		})
+	}
+}
+
+// TestChainKeyFileSetting: the key file is read once at startup; a short
+// key or one other users may read is refused with what to do.
+func TestChainKeyFileSetting(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, data []byte, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, data, mode))
+		require.NoError(t, os.Chmod(p, mode))
+		return p
+	}
+	good := write("good", bytes.Repeat([]byte{7}, 32), 0o600)
+	short := write("short", bytes.Repeat([]byte{7}, 31), 0o600)
+	open := write("open", bytes.Repeat([]byte{7}, 32), 0o644)
+
+	cfg, err := parseConfig([]string{"--db", "/d.db", "--chain-key-file", good}, envOf(nil))
+	require.NoError(t, err)
+	want, err := domain.NewChainKey(bytes.Repeat([]byte{7}, 32))
+	require.NoError(t, err)
+	require.NotNil(t, cfg.ChainKey)
+	assert.Equal(t, want.ID(), cfg.ChainKey.ID())
+
+	cfg, err = parseConfig([]string{"--db", "/d.db"}, envOf(map[string]string{envChainKeyFile: good}))
+	require.NoError(t, err)
+	assert.NotNil(t, cfg.ChainKey, "the variable works too")
+
+	cfg, err = parseConfig([]string{"--db", "/d.db"}, envOf(nil))
+	require.NoError(t, err)
+	assert.Nil(t, cfg.ChainKey, "no key by default")
+
+	for _, p := range []string{short, filepath.Join(dir, "missing"), dir} {
+		_, err = parseConfig([]string{"--db", "/d.db", "--chain-key-file", p}, envOf(nil))
+		var ue *usageError
+		assert.ErrorAs(t, err, &ue, p)
+	}
+	if runtime.GOOS != "windows" {
+		_, err = parseConfig([]string{"--db", "/d.db", "--chain-key-file", open}, envOf(nil))
+		var ue *usageError
+		require.ErrorAs(t, err, &ue)
+		assert.Contains(t, ue.msg, "chmod 600")
 	}
 }

@@ -60,6 +60,9 @@ type Options struct {
 	Structured bool
 	// KeepSecrets is --redact-secrets=false (app.Options.KeepSecrets).
 	KeepSecrets bool
+	// ChainKey is the key of --chain-key-file, nil without one: the store
+	// signs the head with it and the core checks it.
+	ChainKey *domain.ChainKey
 	// HidePaths: answers leave the machine (HTTP), so none names an
 	// absolute path: snapshots are named relative to their folder and the
 	// log records clients receive cut paths to base names. Over stdio a
@@ -163,7 +166,7 @@ func (w *Wiring) NewServer(tools ports.Tools, memory bool) *mcpserver.Server {
 // the core, w.Service. On an error the caller closes w.
 func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	o, log := w.o, w.log
-	store, err := sqlite.Open(ctx, o.DBPath, sqlite.Options{QueryTimeout: o.Limits.QueryTimeout, ReadOnly: o.ReadOnly, MaxCellChars: o.Limits.MaxCellChars,
+	store, err := sqlite.Open(ctx, o.DBPath, sqlite.Options{QueryTimeout: o.Limits.QueryTimeout, ReadOnly: o.ReadOnly, MaxCellChars: o.Limits.MaxCellChars, ChainKey: o.ChainKey,
 		RepairServerObjects: o.RepairServerObjects, NoAutoCheckpoint: o.NoAutoCheckpoint, ReadCacheBytes: readCacheBytes(o.Limits.MaxSQLiteHeapBytes)})
 	if err != nil {
 		return err
@@ -207,7 +210,7 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 		deps.Audit = o.Audit
 	}
 	w.Deps = deps
-	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log, KeepSecrets: o.KeepSecrets})
+	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log, KeepSecrets: o.KeepSecrets, ChainKey: o.ChainKey})
 	// Closed first: it writes the audit rows still owed (app/owed.go)
 	// while the stores are open.
 	w.closers = append(w.closers, w.Service.Close)
