@@ -10,10 +10,7 @@ import (
 // bootstrapSQL creates the server's tables, their append-only triggers, the
 // audit index and the query_errors view. It is byte-compatible with the
 // Python reference, so a database made by either server works with the
-// other, and it is idempotent. memory_head_signatures is this server's
-// own (the reference has no chain key): the chain's head signatures
-// (signatures.go), beside the chain so that the reference's rule still
-// verifies every event.
+// other, and it is idempotent.
 const bootstrapSQL = `
 CREATE TABLE IF NOT EXISTS memory_events (
     id        INTEGER PRIMARY KEY,
@@ -41,17 +38,6 @@ CREATE TRIGGER IF NOT EXISTS memory_checkpoints_no_update BEFORE UPDATE ON memor
     BEGIN SELECT RAISE(ABORT, 'memory_checkpoints is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS memory_checkpoints_no_delete BEFORE DELETE ON memory_checkpoints
     BEGIN SELECT RAISE(ABORT, 'memory_checkpoints is append-only'); END;
-
-CREATE TABLE IF NOT EXISTS memory_head_signatures (
-    event_id  INTEGER PRIMARY KEY,
-    head_hash TEXT NOT NULL,
-    key_id    TEXT NOT NULL,
-    mac       TEXT NOT NULL
-);
-CREATE TRIGGER IF NOT EXISTS memory_head_signatures_no_update BEFORE UPDATE ON memory_head_signatures
-    BEGIN SELECT RAISE(ABORT, 'memory_head_signatures is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS memory_head_signatures_no_delete BEFORE DELETE ON memory_head_signatures
-    BEGIN SELECT RAISE(ABORT, 'memory_head_signatures is append-only'); END;
 
 CREATE TABLE IF NOT EXISTS query_log (
     id          INTEGER PRIMARY KEY,
@@ -100,6 +86,10 @@ func (s *Store) bootstrap(ctx context.Context) error {
 		return err
 	}
 	if _, err := conn.ExecContext(ctx, bootstrapSQL); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
+	if err := s.bootstrapSignatures(ctx, conn); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
 	}

@@ -7,6 +7,42 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
+// signaturesSQL creates the table of the chain's head signatures and its
+// append-only triggers (docs/decisions.md#keyed-chain). It is this
+// server's own, not the reference's, so it is made only where it is
+// needed: at a start with a chain key, or by an import that carries
+// signatures. A file that never met a key keeps the reference's schema.
+const signaturesSQL = `
+CREATE TABLE IF NOT EXISTS memory_head_signatures (
+    event_id  INTEGER PRIMARY KEY,
+    head_hash TEXT NOT NULL,
+    key_id    TEXT NOT NULL,
+    mac       TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS memory_head_signatures_no_update BEFORE UPDATE ON memory_head_signatures
+    BEGIN SELECT RAISE(ABORT, 'memory_head_signatures is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS memory_head_signatures_no_delete BEFORE DELETE ON memory_head_signatures
+    BEGIN SELECT RAISE(ABORT, 'memory_head_signatures is append-only'); END;
+`
+
+// bootstrapSignatures runs signaturesSQL, in bootstrap's transaction,
+// when the server has a chain key or the file already has the table (so
+// a trigger --repair-server-objects dropped is made again).
+func (s *Store) bootstrapSignatures(ctx context.Context, conn *sql.Conn) error {
+	need := s.opts.ChainKey != nil
+	if !need {
+		if err := conn.QueryRowContext(ctx,
+			"SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'memory_head_signatures')").Scan(&need); err != nil {
+			return err
+		}
+	}
+	if !need {
+		return nil
+	}
+	_, err := conn.ExecContext(ctx, signaturesSQL)
+	return err
+}
+
 // signHead signs the chain's head as it stands in conn's write
 // transaction, so the signature commits with the append it covers
 // (docs/decisions.md#keyed-chain).

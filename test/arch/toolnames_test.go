@@ -26,10 +26,13 @@ const toolNameHome = "domain/tool.go"
 // toolNameHomonyms are the literals, by file, that are spelled like a tool
 // but name something else: domain.SealKind, the kind of the event that
 // seals a checkpoint, and the "snapshot" key of destructive_query's audit
-// detail (the snapshot's path). Both are stored values.
+// detail (the snapshot's path), and the export format's line type of a
+// checkpoint row. All are stored values.
 var toolNameHomonyms = map[string][]string{
 	"domain/seal.go": {domain.ToolCheckpoint},
 	"app/write.go":   {domain.ToolSnapshot},
+	// The export format's line type of a memory_checkpoints row.
+	"cmd/mcp-sqlite-memory/cli_export.go": {domain.ToolCheckpoint},
 }
 
 // TestToolNamesAreSpelledOnce parses every production Go file (everything
