@@ -175,7 +175,7 @@ func RedactionNote(what string, rs []Redaction) string {
 		noun = "secret"
 	}
 	return "redacted " + strconv.Itoa(len(rs)) + " " + noun + " from the " + what + " before storing it: " +
-		strings.Join(parts, ", ") + " (the stored text reads [redacted: KIND]; keep secrets out of memory, or start the server with --redact-secrets=false)"
+		strings.Join(parts, ", ") + " (the stored text reads [redacted: KIND] in their place)"
 }
 
 // anchorWindow bounds what an anchored rule reads from each key on: a

@@ -79,7 +79,8 @@ func (r *MemoryRows) Signature(s domain.HeadSignature) error {
 // Errors: [domain.ErrConflict] when the database already holds events or
 // checkpoints; fill's error as it is.
 func (m *MemoryStore) Import(ctx context.Context, fill func(*MemoryRows) error) error {
-	return m.inWriteOnce(ctx, func(conn *sql.Conn) error {
+	var filled error // fill's own error, returned as it is
+	err := m.inWriteOnce(ctx, func(conn *sql.Conn) error {
 		var n int
 		if err := conn.QueryRowContext(ctx,
 			"SELECT (SELECT count(*) FROM memory_events) + (SELECT count(*) FROM memory_checkpoints)").Scan(&n); err != nil {
@@ -88,6 +89,11 @@ func (m *MemoryStore) Import(ctx context.Context, fill func(*MemoryRows) error) 
 		if n > 0 {
 			return domain.Errorf(domain.ErrConflict, "the database already holds memory; import only into a new file")
 		}
-		return fill(&MemoryRows{ctx: ctx, conn: conn})
+		filled = fill(&MemoryRows{ctx: ctx, conn: conn})
+		return filled
 	}, nil)
+	if filled != nil {
+		return filled
+	}
+	return err
 }

@@ -161,6 +161,7 @@ func TestImportRefusesWhatDoesNotVerify(t *testing.T) {
 			code, _, stderr := runCLI(t, "import", "--to", to, "--from", src)
 			assert.Equal(t, 1, code, stderr)
 			assert.Contains(t, stderr, "nothing was written")
+			assert.NotContains(t, stderr, "SQLite error", "the reason is the export's, not the database's")
 			assertNoFile(t, to)
 		})
 	}
