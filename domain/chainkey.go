@@ -37,6 +37,13 @@ func NewChainKey(b []byte) (*ChainKey, error) {
 // in hex. It names the key in signatures and reports; it never reveals it.
 func (k *ChainKey) ID() string { return k.id }
 
+// String names the key by its fingerprint, so printing a value that holds
+// it (a logged configuration) never shows the key.
+func (k *ChainKey) String() string { return "chain key " + k.id }
+
+// GoString is [ChainKey.String], for %#v.
+func (k *ChainKey) GoString() string { return k.String() }
+
 // HeadSignature is one row of memory_head_signatures: the MAC of the
 // chain's head (event EventID, whose hash is HeadHash) under the key
 // KeyID names.

@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,6 +29,12 @@ func TestNewChainKey(t *testing.T) {
 	assert.Len(t, s.MAC, 64)
 	assert.NotEqual(t, s.MAC, k.Sign(4, "ab").MAC, "the id is signed")
 	assert.NotEqual(t, s.MAC, k.Sign(3, "ac").MAC, "the hash is signed")
+	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
+		printed := fmt.Sprintf(f, struct{ Key *domain.ChainKey }{k})
+		assert.Contains(t, printed, k.ID(), f)
+		assert.NotContains(t, printed, "7 7 7", f)
+		assert.NotContains(t, printed, "\a\a", f)
+	}
 }
 
 // TestCheckHeadSignature walks every verdict: what a keyed chain proves,
