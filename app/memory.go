@@ -14,6 +14,7 @@ import (
 // hash; the agent only supplies content and kind.
 func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
 	return s.run(ctx, domain.ToolAppendEvent, func(ctx context.Context, sp *span) (string, error) {
+		content, redacted := s.redact(content)
 		if domain.LooksLikeSeal(kind, content) {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the "+domain.ToolCheckpoint+" tool; use the "+domain.ToolCheckpoint+" tool, or another kind or wording")
 		}
@@ -21,6 +22,9 @@ func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string
 		describe := func(e domain.Event) {
 			sp.setRows(1)
 			sp.detail = domain.Detail{{Key: "event_id", Value: e.ID}, {Key: "kind", Value: e.Kind}}
+			if redacted != nil {
+				sp.detail = append(sp.detail, domain.Detail{{Key: "redacted", Value: redactedKinds(redacted)}}...)
+			}
 		}
 		e, err := s.d.Memory.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 			return domain.NewEvent(id, hash, ts, sp.session, kind, content)
@@ -29,7 +33,7 @@ func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string
 			return "", err
 		}
 		describe(e)
-		return "ok: event " + itoa64(e.ID) + " appended (hash " + e.Hash[:12] + "...)", nil
+		return redactionAnswer("ok: event "+itoa64(e.ID)+" appended (hash "+e.Hash[:12]+"...)", "content", redacted), nil
 	})
 }
 
@@ -49,7 +53,7 @@ func (s *Service) verify(ctx context.Context, expected string) (domain.VerifyRes
 	if err != nil {
 		return domain.VerifyResult{}, err
 	}
-	return v.Result(total), nil
+	return s.checkSignature(ctx, v.Result(total))
 }
 
 // VerifyChain recomputes every hash and reports the first break. With
@@ -82,10 +86,14 @@ func (s *Service) VerifyChain(ctx context.Context, expectedHead string) (string,
 // Checkpoint records a summary pinned to the current head of the chain.
 func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error) {
 	return s.run(ctx, domain.ToolCheckpoint, func(ctx context.Context, sp *span) (string, error) {
+		summary, redacted := s.redact(summary)
 		ts := domain.FormatTS(s.d.Clock.Now())
 		describe := func(c domain.Checkpoint) {
 			sp.setRows(1)
 			sp.detail = domain.Detail{{Key: "checkpoint_id", Value: c.ID}, {Key: "last_event_id", Value: c.LastEventID}}
+			if redacted != nil {
+				sp.detail = append(sp.detail, domain.Detail{{Key: "redacted", Value: redactedKinds(redacted)}}...)
+			}
 		}
 		c, err := s.d.Memory.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 			return domain.NewCheckpoint(id, hash, ts, sp.session, summary)
@@ -94,7 +102,7 @@ func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error
 			return "", err
 		}
 		describe(c)
-		return "ok: checkpoint " + itoa64(c.ID) + " written at event " + itoa64(c.LastEventID), nil
+		return redactionAnswer("ok: checkpoint "+itoa64(c.ID)+" written at event "+itoa64(c.LastEventID), "summary", redacted), nil
 	})
 }
 

@@ -52,6 +52,14 @@ type Options struct {
 	// ConfirmDB names the database in the commands a question suggests
 	// (its file name: answers never carry an absolute path).
 	ConfirmDB string
+	// KeepSecrets stores events and checkpoints as given, secret-shaped
+	// text included (--redact-secrets=false); by default it is redacted
+	// before hashing (docs/decisions.md#secret-redaction).
+	KeepSecrets bool
+	// ChainKey is --chain-key-file's key: verify_chain then requires every
+	// event to be covered by a head signature of that key
+	// (docs/decisions.md#keyed-chain). nil verifies as the reference does.
+	ChainKey *domain.ChainKey
 }
 
 // Service implements [ports.Tools].
@@ -67,10 +75,13 @@ type Service struct {
 	// write commits.
 	auditStatements, auditViews, auditMemory bool
 
+	keepSecrets bool             // Options.KeepSecrets
+	chainKey    *domain.ChainKey // Options.ChainKey
+
 	calls    slots // tool calls in flight (slots.go)
 	searches slots // search_text calls in flight
 
-	owed owed // audit rows of failed calls, written late (owed.go)
+	owed       owed // audit rows of failed calls, written late (owed.go)
 	confirmSet domain.ConfirmSettings
 	confirmDB  string
 }
@@ -95,6 +106,7 @@ func New(d Deps, o Options) *Service {
 		calls:      newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
 		searches:   newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
 		confirmSet: o.Confirm, confirmDB: o.ConfirmDB,
+		keepSecrets: o.KeepSecrets, chainKey: o.ChainKey,
 	}
 }
 

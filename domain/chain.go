@@ -245,6 +245,13 @@ type VerifyResult struct {
 	// broke the result (BreakAt is then 0), 0 when none did.
 	Checkpoints, Sealed int64
 	CheckpointID        int64
+	// Signature is what the head's signature proves ([SignatureVerified],
+	// ...; [CheckHeadSignature]), "" when the server has no chain key and
+	// the chain no signature. SignedBy is the fingerprint of the key
+	// that signed the head (or of the server's key), SignedID the newest
+	// signed event.
+	Signature, SignedBy string
+	SignedID            int64
 }
 
 // JSON renders the result the way verify_chain reports it, with the
@@ -258,8 +265,10 @@ type VerifyResult struct {
 // chain covers a checkpoint (or one breaks the result), "checkpoints" and
 // "sealed" come next (how many were checked, how many the chain covers),
 // and a checkpoint that breaks the result is named by "checkpoint_id"
-// before "break_at_id" (then 0). A file only the reference wrote gets the
-// reference's bytes.
+// before "break_at_id" (then 0). With a chain key, or a signature in the
+// file, "signature", "key" and "signed_id" come after them
+// ([CheckHeadSignature]). A file only the reference wrote, on a server
+// without a key, gets the reference's bytes.
 //
 // Strings are written by [AppendJSONString] (UTF-8, no ASCII escaping,
 // docs/decisions.md#fixes-over-the-reference, item 11); every string here is ASCII anyway, so the bytes equal the
@@ -283,6 +292,14 @@ func (r VerifyResult) JSON() string {
 		b = strconv.AppendInt(b, r.Checkpoints, 10)
 		b = append(b, `, "sealed": `...)
 		b = strconv.AppendInt(b, r.Sealed, 10)
+	}
+	if r.Signature != "" {
+		b = append(b, `, "signature": `...)
+		b = AppendJSONString(b, r.Signature)
+		b = append(b, `, "key": `...)
+		b = AppendJSONString(b, r.SignedBy)
+		b = append(b, `, "signed_id": `...)
+		b = strconv.AppendInt(b, r.SignedID, 10)
 	}
 	if !r.OK && r.CheckpointID != 0 {
 		b = append(b, `, "checkpoint_id": `...)

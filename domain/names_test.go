@@ -16,6 +16,7 @@ func TestServerNames(t *testing.T) {
 		{"memory_events", true, true},
 		{"memory_checkpoints", true, true},
 		{"query_log", true, true},
+		{"memory_head_signatures", true, true},
 		{"QUERY_LOG", true, true},
 		{"Memory_Events", true, true},
 		{"query_errors", false, true},
@@ -35,7 +36,7 @@ func TestServerNames(t *testing.T) {
 }
 
 func TestServerNameLists(t *testing.T) {
-	assert.Equal(t, []string{"memory_events", "memory_checkpoints", "query_log", "mcp_approvals", "mcp_approval_decisions"}, domain.ServerTables)
+	assert.Equal(t, []string{"memory_events", "memory_checkpoints", "query_log", "mcp_approvals", "mcp_approval_decisions", "memory_head_signatures"}, domain.ServerTables)
 	assert.Equal(t, []string{"query_errors"}, domain.ServerViews)
 }
 

@@ -25,4 +25,8 @@ type MemoryStore interface {
 	// it points at still has its hash, and the events after it (most recent
 	// max, oldest first) not of the excluded kinds, with their total count.
 	Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error)
+	// HeadSignature returns the newest head signature of an event at or
+	// before upTo (nil when there is none) and the hash that event has
+	// now (found false when the event is gone), in one read transaction.
+	HeadSignature(ctx context.Context, upTo int64) (sig *domain.HeadSignature, hash string, found bool, err error)
 }

@@ -66,6 +66,9 @@ func (m *MemoryStore) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error,
 		return m.db.lockError(ctx, err)
 	}
 	err = fn(conn)
+	if err == nil && m.db.opts.ChainKey != nil {
+		err = signHead(ctx, conn, m.db.opts.ChainKey)
+	}
 	if err == nil && audit != nil {
 		_, err = conn.ExecContext(ctx, auditInsert, auditArgs(audit())...)
 	}

@@ -16,6 +16,8 @@ import (
 	// The driver registers itself as "sqlite" with database/sql. This is the
 	// only package that opens SQLite, so the import lives here.
 	msqlite "modernc.org/sqlite"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // busyTimeout is how long a connection waits for another writer (another
@@ -49,6 +51,9 @@ type Options struct {
 	// [domain.LongText], so a huge value is never copied whole just to be
 	// cut. 0 reads every value whole.
 	MaxCellChars int
+	// ChainKey, when set, signs the chain's head in the transaction of
+	// every event and checkpoint (signatures.go, docs/decisions.md#keyed-chain).
+	ChainKey *domain.ChainKey
 	// RepairServerObjects lets startup drop look-alikes of the server's
 	// triggers, index and view, and extra triggers and indexes on its
 	// tables, instead of refusing the file; bootstrap then creates the

@@ -30,6 +30,7 @@ var readingRuns = map[string][][]string{
 	"pending":   {{}, {"--json"}},
 	"approve":   {},
 	"deny":      {},
+	"export":    {{}, {"--json"}},
 	"call": {{}, {"read_query", `{"query": "SELECT * FROM items"}`}, {"list_tables"}, {"describe_table", `{"table": "items"}`},
 		{"get_schema"}, {"search_text", `{"table": "items", "pattern": "x"}`}, {"verify_chain"}, {"get_resume_context"}, {"--json", "read_query", `{"query": "SELECT 1"}`}},
 }

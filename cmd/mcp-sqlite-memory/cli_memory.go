@@ -39,6 +39,11 @@ type verifyJSON struct {
 	Checkpoints  int64 `json:"checkpoints"`
 	Sealed       int64 `json:"sealed"`
 	CheckpointID int64 `json:"checkpoint_id"`
+	// Signature, Key and SignedID: what the head's signature proves
+	// (--chain-key-file), "" when nothing is signed.
+	Signature string `json:"signature"`
+	Key       string `json:"key"`
+	SignedID  int64  `json:"signed_id"`
 }
 
 func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
@@ -62,7 +67,7 @@ func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.W
 	if cfg.CLI.JSON {
 		_, err = fmt.Fprintln(stdout, res.Text)
 	} else if v.OK {
-		_, err = fmt.Fprintf(stdout, "chain ok: %d events, head #%d %s%s\n", v.Events, v.HeadID, v.HeadHash, checkpointsNote(v))
+		_, err = fmt.Fprintf(stdout, "chain ok: %d events, head #%d %s%s%s\n", v.Events, v.HeadID, v.HeadHash, checkpointsNote(v), signatureNote(v))
 	} else if v.BreakAt == 0 {
 		_, err = fmt.Fprintf(stdout, "chain BROKEN: %s\n%d events, head #%d %s%s\n",
 			v.Reason, v.Events, v.HeadID, v.HeadHash, checkpointsNote(v))
@@ -77,6 +82,19 @@ func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.W
 		return exitStatus(1)
 	}
 	return nil
+}
+
+// signatureNote says what the head's signature proves, when there is one.
+func signatureNote(v verifyJSON) string {
+	switch v.Signature {
+	case domain.SignatureVerified:
+		return fmt.Sprintf("; head signed (event #%d) by key %s, verified", v.SignedID, v.Key)
+	case domain.SignatureUnchecked:
+		return fmt.Sprintf("; head signed (event #%d) by key %s, not checked (pass --chain-key-file to check it)", v.SignedID, v.Key)
+	case domain.SignatureEmpty:
+		return "; nothing to sign yet (key " + v.Key + ")"
+	}
+	return ""
 }
 
 // checkpointsNote says how many checkpoints the chain covers.

@@ -67,6 +67,11 @@ type Config struct {
 	// triggers, index and view, and drop extra ones on its tables, instead
 	// of refusing the file.
 	RepairServerObjects bool
+	// KeepSecrets is --redact-secrets=false: events and checkpoints are
+	// stored as given, secret-shaped text included.
+	KeepSecrets bool
+	// ChainKey is the key read from --chain-key-file, nil without one.
+	ChainKey *domain.ChainKey
 	// Structured gives the tools that answer with a table an outputSchema
 	// and a structuredContent copy of the table (the CSV stays the text).
 	Structured bool
@@ -160,6 +165,7 @@ type settings struct {
 	http                            httpSettings
 	replicate                       replicateSettings
 	confirm                         confirmSettings
+	trust                           trustSettings
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -229,6 +235,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
 	addReplicateFlags(fs, &s.replicate, getenv)
 	addConfirmFlags(fs, &s.confirm, getenv)
+	addTrustFlags(fs, &s.trust, getenv)
 	fs.BoolVar(&s.cfg.Structured, "structured", envBool(getenv(envStructured)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
@@ -346,6 +353,9 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 		return Config{}, nil, err
 	}
 	if err := s.confirm.apply(&cfg, names); err != nil {
+		return Config{}, nil, err
+	}
+	if err := s.trust.apply(&cfg, names, getenv, home); err != nil {
 		return Config{}, nil, err
 	}
 	return cfg, names, nil
@@ -482,5 +492,5 @@ Commands for people, on the same file while a server runs (each with --help):
 		d.MaxRequestBytes, envMaxRequestBytes,
 		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
 		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,
-		envRepair) + replicateUsage() + confirmUsage()
+		envRepair) + trustUsage() + replicateUsage() + confirmUsage()
 }

@@ -23,6 +23,7 @@ var flagEnvs = map[string]string{
 	"oauth-issuer": envOAuthIssuer, "oauth-audience": envOAuthAudience,
 	"replicate": envReplicate, "replicate-sync-interval": envReplicateSync,
 	"confirm": envConfirm, "confirm-fallback": envConfirmFallback, "confirm-wait": envConfirmWait,
+	"redact-secrets": envRedactSecrets, "chain-key-file": envChainKeyFile,
 }
 
 // flagNames says how the user named each setting, so that every message

@@ -20,7 +20,7 @@ var badValues = map[string][]string{
 	"max-sqlite-heap-bytes": {"x", "0"}, "max-concurrent-searches": {"x", "0"},
 	"max-search-value-bytes": {"x", "0"}, "max-sessions": {"x", "0"},
 	"session-idle-timeout": {"x", "0"}, "http": {"nohostport"},
-	"auth-token-file": {"/nonexistent/edges/token"}, "read-only": {"maybe"},
+	"auth-token-file": {"/nonexistent/edges/token"}, "read-only": {"maybe"}, "redact-secrets": {"maybe"}, "chain-key-file": {"/nonexistent/edges/key"},
 	"replicate": {"ftp://host/x", "file://"}, "replicate-sync-interval": {"soon", "1ms"},
 	"confirm": {"always", "yes"}, "confirm-fallback": {"ask", "allow"}, "confirm-wait": {"soon", "0", "1", "100000"},
 	"oauth-issuer":   {"http://auth.example.com", "ftp://auth.example.com", "auth.example.com"},

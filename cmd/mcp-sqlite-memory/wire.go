@@ -50,7 +50,7 @@ func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string)
 		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != "",
 		RGPath: cfg.RGPath, AuditDB: cfg.AuditDB, CheckAuditDB: checkAuditPath,
 		SnapshotDir: cfg.SnapshotDir, SnapshotDirSetting: "--snapshot-dir (" + envSnapshotDir + ")",
-		Structured: cfg.Structured, HidePaths: cfg.HTTP.Addr != "", Version: buildVersion(), Session: session,
+		Structured: cfg.Structured, KeepSecrets: cfg.KeepSecrets, ChainKey: cfg.ChainKey, HidePaths: cfg.HTTP.Addr != "", Version: buildVersion(), Session: session,
 		Logger: log, SDKLogger: sdkLog, Stderr: stderr, Confirm: cfg.Confirm,
 	}
 	if cfg.CLI.looking {

@@ -59,6 +59,11 @@ type Options struct {
 	SnapshotDirSetting string
 	// Structured is --structured.
 	Structured bool
+	// KeepSecrets is --redact-secrets=false (app.Options.KeepSecrets).
+	KeepSecrets bool
+	// ChainKey is the key of --chain-key-file, nil without one: the store
+	// signs the head with it and the core checks it.
+	ChainKey *domain.ChainKey
 	// HidePaths: answers leave the machine (HTTP), so none names an
 	// absolute path: snapshots are named relative to their folder and the
 	// log records clients receive cut paths to base names. Over stdio a
@@ -164,7 +169,7 @@ func (w *Wiring) NewServer(tools ports.Tools, memory bool) *mcpserver.Server {
 // the core, w.Service. On an error the caller closes w.
 func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	o, log := w.o, w.log
-	store, err := sqlite.Open(ctx, o.DBPath, sqlite.Options{QueryTimeout: o.Limits.QueryTimeout, ReadOnly: o.ReadOnly, MaxCellChars: o.Limits.MaxCellChars,
+	store, err := sqlite.Open(ctx, o.DBPath, sqlite.Options{QueryTimeout: o.Limits.QueryTimeout, ReadOnly: o.ReadOnly, MaxCellChars: o.Limits.MaxCellChars, ChainKey: o.ChainKey,
 		RepairServerObjects: o.RepairServerObjects, NoAutoCheckpoint: o.NoAutoCheckpoint,
 		ApprovalQueue: o.Confirm.Fallback == domain.FallbackQueue && !o.ReadOnly, ReadCacheBytes: readCacheBytes(o.Limits.MaxSQLiteHeapBytes)})
 	if err != nil {
@@ -218,7 +223,7 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	}
 	w.Deps = deps
 	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log,
-		Confirm: o.Confirm, ConfirmDB: filepath.Base(o.DBPath)})
+		Confirm: o.Confirm, ConfirmDB: filepath.Base(o.DBPath), KeepSecrets: o.KeepSecrets, ChainKey: o.ChainKey})
 	// Closed first: it writes the audit rows still owed (app/owed.go)
 	// while the stores are open.
 	w.closers = append(w.closers, w.Service.Close)

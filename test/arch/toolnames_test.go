@@ -27,13 +27,14 @@ const toolNameHome = "domain/tool.go"
 // but name something else: domain.SealKind, the kind of the event that
 // seals a checkpoint, the "snapshot" key of destructive_query's audit
 // detail (the snapshot's path), the "checkpoint" source and kind of a search_memory hit that is a
-// checkpoint's summary, all stored or shown values, and the value
-// "snapshot" of --confirm-fallback.
+// checkpoint's summary, all stored or shown values, the value "snapshot" of
+// --confirm-fallback, and the export format's line type of a checkpoint row.
 var toolNameHomonyms = map[string][]string{
-	"domain/seal.go":    {domain.ToolCheckpoint},
-	"app/write.go":      {domain.ToolSnapshot},
-	"domain/confirm.go": {domain.ToolSnapshot},
-	"domain/memsearch.go": {domain.ToolCheckpoint},
+	"domain/seal.go":                      {domain.ToolCheckpoint},
+	"app/write.go":                        {domain.ToolSnapshot},
+	"domain/confirm.go":                   {domain.ToolSnapshot},
+	"domain/memsearch.go":                 {domain.ToolCheckpoint},
+	"cmd/mcp-sqlite-memory/cli_export.go": {domain.ToolCheckpoint},
 }
 
 // TestToolNamesAreSpelledOnce parses every production Go file (everything

@@ -24,6 +24,11 @@ type Memory struct {
 	Log *AuditLog
 	// EventsFn, when set, answers Events instead (to play a slow walk).
 	EventsFn func(ctx context.Context, checkpoint func(domain.Checkpoint), fn func(domain.Event) bool) (int64, error)
+	// Key, when set, signs the head after every append into Signatures,
+	// as the SQLite store does with a chain key; Signatures may also be
+	// set directly.
+	Key        *domain.ChainKey
+	Signatures []domain.HeadSignature
 
 	mu sync.Mutex
 }
@@ -50,6 +55,7 @@ func (m *Memory) Append(ctx context.Context, next func(int64, string) (domain.Ev
 		return domain.Event{}, err
 	}
 	m.Chain = append(m.Chain, e)
+	m.sign()
 	seal(m.Log, audit, e)
 	return e, nil
 }
@@ -81,6 +87,7 @@ func (m *Memory) Checkpoint(ctx context.Context, next func(int64, string) (domai
 	}
 	m.Checkpoints = append(m.Checkpoints, c)
 	m.Chain = append(m.Chain, s)
+	m.sign()
 	seal(m.Log, audit, c)
 	return c, nil
 }

@@ -54,6 +54,10 @@ type Config struct {
 	Structured bool
 	// Confirm are --confirm, --confirm-fallback and --confirm-wait.
 	Confirm domain.ConfirmSettings
+	// KeepSecrets is --redact-secrets=false; ChainKey the key of
+	// --chain-key-file.
+	KeepSecrets bool
+	ChainKey    *domain.ChainKey
 }
 
 // Env is one running server and a client connected to it.
@@ -112,6 +116,7 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 		SnapshotDir: c.SnapshotDir, SnapshotDirSetting: "--snapshot-dir", Structured: c.Structured,
 		Version: "test", Session: "20260913T101100Z-test", Logger: c.Logger, Stderr: env.Stderr,
 		Clock: c.Clock, Search: c.Search, Audit: c.Audit, WrapSnapshots: c.WrapSnapshots, Confirm: c.Confirm,
+		KeepSecrets: c.KeepSecrets, ChainKey: c.ChainKey,
 	})
 	require.NoError(t, err)
 	t.Cleanup(w.Close)

@@ -1,0 +1,99 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// Signatures calls fn for every head signature of an event at or before
+// upTo, in event order (the export command).
+func (m *MemoryStore) Signatures(ctx context.Context, upTo int64, fn func(domain.HeadSignature) error) error {
+	var has bool
+	if err := m.db.readers.QueryRowContext(ctx,
+		"SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'memory_head_signatures')").Scan(&has); err != nil {
+		return m.db.connError(ctx, err)
+	}
+	if !has {
+		return nil
+	}
+	rows, err := m.db.readers.QueryContext(ctx,
+		"SELECT event_id, head_hash, key_id, mac FROM memory_head_signatures WHERE event_id <= ? ORDER BY event_id", upTo)
+	if err != nil {
+		return m.db.connError(ctx, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s domain.HeadSignature
+		if err := rows.Scan(&s.EventID, &s.HeadHash, &s.KeyID, &s.MAC); err != nil {
+			return m.db.connError(ctx, err)
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m.db.connError(ctx, err)
+	}
+	return nil
+}
+
+// MemoryRows stores the rows of an import, as they are, into the import's
+// transaction ([MemoryStore.Import]).
+type MemoryRows struct {
+	ctx    context.Context
+	conn   *sql.Conn
+	signed bool // the signature table is made
+}
+
+// Event stores e with its id and hashes.
+func (r *MemoryRows) Event(e domain.Event) error { return insertEvent(r.ctx, r.conn, e) }
+
+// Checkpoint stores c with its id.
+func (r *MemoryRows) Checkpoint(c domain.Checkpoint) error {
+	_, err := r.conn.ExecContext(r.ctx,
+		"INSERT INTO memory_checkpoints (id, ts, session, summary, last_event_id, head_hash) VALUES (?, ?, ?, ?, ?, ?)",
+		c.ID, c.TS, c.Session, c.Summary, c.LastEventID, c.HeadHash)
+	return err
+}
+
+// Signature stores s; the first one makes the signature table.
+func (r *MemoryRows) Signature(s domain.HeadSignature) error {
+	if !r.signed {
+		if _, err := r.conn.ExecContext(r.ctx, signaturesSQL); err != nil {
+			return err
+		}
+		r.signed = true
+	}
+	_, err := r.conn.ExecContext(r.ctx,
+		"INSERT INTO memory_head_signatures (event_id, head_hash, key_id, mac) VALUES (?, ?, ?, ?)",
+		s.EventID, s.HeadHash, s.KeyID, s.MAC)
+	return err
+}
+
+// Import fills the memory tables of a database that has no memory yet in
+// one write transaction: fill stores the rows, and the transaction
+// commits only when it returns nil (the caller verifies before it does).
+//
+// Errors: [domain.ErrConflict] when the database already holds events or
+// checkpoints; fill's error as it is.
+func (m *MemoryStore) Import(ctx context.Context, fill func(*MemoryRows) error) error {
+	var filled error // fill's own error, returned as it is
+	err := m.inWriteOnce(ctx, func(conn *sql.Conn) error {
+		var n int
+		if err := conn.QueryRowContext(ctx,
+			"SELECT (SELECT count(*) FROM memory_events) + (SELECT count(*) FROM memory_checkpoints)").Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return domain.Errorf(domain.ErrConflict, "the database already holds memory; import only into a new file")
+		}
+		filled = fill(&MemoryRows{ctx: ctx, conn: conn})
+		return filled
+	}, nil)
+	if filled != nil {
+		return filled
+	}
+	return err
+}
