@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
@@ -125,8 +126,10 @@ func userDump(t *testing.T, path string) map[string]string {
 	rows.Close()
 	out := map[string]string{}
 	for _, e := range entries {
-		switch strings.ToLower(e.tbl) {
-		case "memory_events", "memory_checkpoints", "query_log", "query_errors":
+		// The server's objects (memory, audit, search_memory's index, the
+		// approval queue, head signatures) are the server's: undo keeps
+		// them as they are, and later appends change them.
+		if domain.IsServerObject(e.tbl) || domain.IsServerObject(e.name) {
 			continue
 		}
 		if strings.HasPrefix(e.name, "sqlite_autoindex") {
