@@ -1,0 +1,91 @@
+package webui
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+// snapshotRow is one snapshot with the call that took it, when known.
+type snapshotRow struct {
+	Snapshot
+	Call *takenBy
+}
+
+// takenBy is the destructive call (or snapshot tool call) that took a
+// snapshot: its id, SQL and reason.
+type takenBy struct {
+	ID                    int64
+	TS, Tool, Query, Reason string
+	Undoable              bool
+}
+
+func (v *view) snapshots() {
+	ctx := v.r.Context()
+	d := map[string]any{"CanUndo": v.h.d.Undo != nil && !v.h.d.ReadOnly}
+	if v.h.d.Snapshots == nil {
+		d["Err"] = "snapshots are off (--snapshots 0) or this process cannot list their folder"
+		v.page("snapshots", "Snapshots", "snapshots", d)
+		return
+	}
+	list, err := v.h.d.Snapshots.List()
+	if err != nil {
+		d["Err"] = errText(err)
+	}
+	by := map[string]*takenBy{}
+	q := "SELECT id, ts, tool, coalesce(query, ''), coalesce(detail, '') FROM query_log WHERE ok = 1 AND tool IN (" +
+		quoteSQL(domain.ToolDestructiveQuery) + ", " + quoteSQL(domain.ToolSnapshot) + ") ORDER BY id DESC LIMIT 1000"
+	aerr := rows(ctx, v.h.d.Audit, q, func(r []any) {
+		var det struct{ Reason, Snapshot, Path string }
+		if json.Unmarshal([]byte(asText(r[4])), &det) != nil {
+			return
+		}
+		name := baseName(det.Snapshot + det.Path)
+		if name == "" || by[name] != nil {
+			return
+		}
+		tool := asText(r[2])
+		by[name] = &takenBy{ID: asInt(r[0]), TS: asText(r[1]), Tool: tool, Query: asText(r[3]), Reason: det.Reason, Undoable: tool == domain.ToolDestructiveQuery}
+	})
+	var out []snapshotRow
+	for _, s := range list {
+		out = append(out, snapshotRow{Snapshot: s, Call: by[s.Name]})
+	}
+	d["Snapshots"], d["AuditErr"] = out, errString(aerr)
+	v.page("snapshots", "Snapshots", "snapshots", d)
+}
+
+// undo previews an undo (GET) or applies it (POST), as the undo command:
+// the same plan text, the same refusal of later changes without the
+// overwrite choice, the same use case, event and audit row.
+func (v *view) undo() {
+	if v.h.d.Undo == nil || v.h.d.ReadOnly {
+		v.fail(http.StatusForbidden, "undo writes the database, which this web view may not (--read-only, or no undo here)")
+		return
+	}
+	ctx := v.r.Context()
+	id := v.id("call")
+	plan, err := v.h.d.Undo.Plan(ctx, id)
+	if err != nil {
+		v.fail(http.StatusConflict, errText(err))
+		return
+	}
+	d := map[string]any{"Call": plan.Call.ID, "Describe": baseNames(plan.Describe()), "Empty": plan.Empty(), "Later": len(plan.Later) > 0}
+	if !v.post() {
+		v.page("undo", "Undo call #"+strconv.FormatInt(plan.Call.ID, 10), "snapshots", d)
+		return
+	}
+	if v.q("confirm") != "yes" {
+		v.fail(http.StatusBadRequest, "nothing was restored: tick the confirmation box to restore")
+		return
+	}
+	res, err := v.h.d.Undo.Apply(ctx, plan, v.q("overwrite_later") == "yes")
+	if err != nil {
+		d["Err"] = errText(err)
+	} else {
+		d["Done"], d["EventID"], d["Fresh"], d["Restored"] = true, res.EventID, baseName(res.Fresh), len(plan.Restore)
+	}
+	v.page("undo", "Undo call #"+strconv.FormatInt(plan.Call.ID, 10), "snapshots", d)
+}
