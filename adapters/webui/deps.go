@@ -40,11 +40,12 @@ type UndoResult struct {
 	Fresh string
 }
 
-// Undoer is the undo command's use case: Plan previews, Apply restores
-// (refusing later changes unless overwriteLater).
+// Undoer is the undo command's use case: it plans the undo of call (0: the
+// latest destructive call not undone yet), asks decide about that plan,
+// and restores when decide says apply, refusing objects changed later
+// unless overwriteLater. Without apply the result is zero.
 type Undoer interface {
-	Plan(ctx context.Context, call int64) (domain.UndoPlan, error)
-	Apply(ctx context.Context, plan domain.UndoPlan, overwriteLater bool) (UndoResult, error)
+	Undo(ctx context.Context, call int64, decide func(domain.UndoPlan) (apply, overwriteLater bool)) (domain.UndoPlan, UndoResult, error)
 }
 
 // Pending is one question of the approval queue.

@@ -13,11 +13,11 @@ const plotRows = 10_000
 
 // callRow is one query_log row.
 type callRow struct {
-	ID                                       int64
+	ID                                      int64
 	TS, Session, Tool, Query, Error, Detail string
-	OK                                       bool
-	Rows                                     *int64
-	DurationMS                               int64
+	OK                                      bool
+	Rows                                    *int64
+	DurationMS                              int64
 }
 
 // Undoable reports whether the call is one undo takes.

@@ -15,7 +15,7 @@ const pageRows = 50
 
 // eventRow is one memory event.
 type eventRow struct {
-	ID                                   int64
+	ID                                     int64
 	TS, Session, Kind, Content, Hash, Prev string
 }
 
@@ -116,7 +116,7 @@ func (v *view) event() {
 
 // checkpointRow is one checkpoint with its state.
 type checkpointRow struct {
-	ID, LastEventID               int64
+	ID, LastEventID                int64
 	TS, Session, Summary, HeadHash string
 	// State is sealed, unsealed or broken.
 	State string

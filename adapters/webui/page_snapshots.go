@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -17,9 +19,9 @@ type snapshotRow struct {
 // takenBy is the destructive call (or snapshot tool call) that took a
 // snapshot: its id, SQL and reason.
 type takenBy struct {
-	ID                    int64
+	ID                      int64
 	TS, Tool, Query, Reason string
-	Undoable              bool
+	Undoable                bool
 }
 
 func (v *view) snapshots() {
@@ -59,33 +61,45 @@ func (v *view) snapshots() {
 
 // undo previews an undo (GET) or applies it (POST), as the undo command:
 // the same plan text, the same refusal of later changes without the
-// overwrite choice, the same use case, event and audit row.
+// overwrite choice, the same use case, event and audit row. The form
+// carries the preview's digest; an apply restores only the plan that was
+// shown (made again, on the same undoer that restores it).
 func (v *view) undo() {
 	if v.h.d.Undo == nil || v.h.d.ReadOnly {
 		v.fail(http.StatusForbidden, "undo writes the database, which this web view may not (--read-only, or no undo here)")
 		return
 	}
-	ctx := v.r.Context()
-	id := v.id("call")
-	plan, err := v.h.d.Undo.Plan(ctx, id)
-	if err != nil {
+	var refused string
+	plan, res, err := v.h.d.Undo.Undo(v.r.Context(), v.id("call"), func(p domain.UndoPlan) (bool, bool) {
+		switch {
+		case !v.post():
+		case v.q("confirm") != "yes":
+			refused = "nothing was restored: tick the confirmation box to restore"
+		case v.q("plan") != planDigest(p):
+			refused = "nothing was restored: what undo would restore changed since the preview; read the new preview below and confirm again"
+		default:
+			return true, v.q("overwrite_later") == "yes"
+		}
+		return false, false
+	})
+	if err != nil && plan.Call.ID == 0 {
 		v.fail(http.StatusConflict, errText(err))
 		return
 	}
-	d := map[string]any{"Call": plan.Call.ID, "Describe": baseNames(plan.Describe()), "Empty": plan.Empty(), "Later": len(plan.Later) > 0}
-	if !v.post() {
-		v.page("undo", "Undo call #"+strconv.FormatInt(plan.Call.ID, 10), "snapshots", d)
-		return
-	}
-	if v.q("confirm") != "yes" {
-		v.fail(http.StatusBadRequest, "nothing was restored: tick the confirmation box to restore")
-		return
-	}
-	res, err := v.h.d.Undo.Apply(ctx, plan, v.q("overwrite_later") == "yes")
-	if err != nil {
+	d := map[string]any{"Call": plan.Call.ID, "Describe": baseNames(plan.Describe()), "Empty": plan.Empty(), "Later": len(plan.Later) > 0, "Digest": planDigest(plan)}
+	switch {
+	case err != nil:
 		d["Err"] = errText(err)
-	} else {
+	case refused != "":
+		d["Err"] = refused
+	case res.EventID > 0:
 		d["Done"], d["EventID"], d["Fresh"], d["Restored"] = true, res.EventID, baseName(res.Fresh), len(plan.Restore)
 	}
 	v.page("undo", "Undo call #"+strconv.FormatInt(plan.Call.ID, 10), "snapshots", d)
+}
+
+// planDigest names a plan's preview.
+func planDigest(p domain.UndoPlan) string {
+	sum := sha256.Sum256([]byte(p.Describe()))
+	return hex.EncodeToString(sum[:8])
 }
