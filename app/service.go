@@ -24,6 +24,12 @@ type Deps struct {
 	Snapshots  ports.Snapshotter
 	Search     ports.TextSearcher
 	Clock      ports.Clock
+	// Impact measures a statement before a person is asked about it and
+	// before a snapshot is taken; nil in read-only mode.
+	Impact ports.ImpactMeter
+	// Queue is the approval queue, asked when the client cannot ask and
+	// --confirm-fallback is queue; nil otherwise.
+	Queue ports.Confirmer
 }
 
 // Options are the service's settings.
@@ -36,6 +42,13 @@ type Options struct {
 	// Logger receives what the agent must not see (audit write failures).
 	// nil discards.
 	Logger *slog.Logger
+	// Confirm says which statements a person must approve, and what
+	// happens when the client cannot ask (--confirm, --confirm-fallback,
+	// --confirm-wait).
+	Confirm domain.ConfirmSettings
+	// ConfirmDB names the database in the commands a question suggests
+	// (its file name: answers never carry an absolute path).
+	ConfirmDB string
 }
 
 // Service implements [ports.Tools].
@@ -55,6 +68,8 @@ type Service struct {
 	searches slots // search_text calls in flight
 
 	owed owed // audit rows of failed calls, written late (owed.go)
+	confirmSet domain.ConfirmSettings
+	confirmDB  string
 }
 
 var _ ports.Tools = (*Service)(nil)
@@ -74,8 +89,9 @@ func New(d Deps, o Options) *Service {
 	}
 	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
 		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
-		calls:    newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
-		searches: newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
+		calls:      newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
+		searches:   newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
+		confirmSet: o.Confirm, confirmDB: o.ConfirmDB,
 	}
 }
 
@@ -91,6 +107,12 @@ type span struct {
 	// records that it did.
 	entry  func() domain.AuditEntry
 	sealed bool
+
+	// held says the call holds its slot (a wait for a person gives it
+	// back, confirm.go); confirm is the confirmation's record, kept in
+	// the audit row whether the call succeeds or not.
+	held    bool
+	confirm domain.Detail
 }
 
 func (sp *span) setQuery(q string) { sp.query = &q }
@@ -139,7 +161,15 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	defer cancel()
 	out, err := "", s.calls.acquire(cctx, domain.FormatSeconds(s.limits.QueryTimeout))
 	if err == nil {
-		func() { defer s.calls.release(); out, err = fn(cctx, sp) }()
+		sp.held = true
+		func() {
+			defer func() {
+				if sp.held {
+					s.calls.release()
+				}
+			}()
+			out, err = fn(cctx, sp)
+		}()
 	}
 	err = s.public(tool, err)
 	if err == nil && sp.sealed {
@@ -237,9 +267,14 @@ func (s *Service) entry(tool string, start time.Time, sp *span, err error) domai
 		Rows:       sp.rows,
 		DurationMS: s.d.Clock.Now().Sub(start).Milliseconds(),
 	}
-	if err != nil {
+	switch {
+	case err != nil && sp.confirm != nil:
+		e.Error, e.Detail = err.Error(), domain.Detail{{Key: "confirm", Value: sp.confirm}}.String()
+	case err != nil:
 		e.Error = err.Error()
-	} else {
+	case sp.confirm != nil:
+		e.Detail = append(sp.detail[:len(sp.detail):len(sp.detail)], domain.Field{Key: "confirm", Value: sp.confirm}).String()
+	default:
 		e.Detail = sp.detail.String()
 	}
 	return e

@@ -39,6 +39,10 @@ var (
 	// allows (SQLite's heap limit); it was stopped, nothing was changed, and
 	// the message says what to narrow and which setting to raise.
 	ErrMemory = errors.New("out of memory")
+	// ErrDeclined means a person was to approve the statement first and it
+	// was not approved (declined, cancelled, unanswered, or nobody could be
+	// asked): nothing ran.
+	ErrDeclined = errors.New("not approved")
 	// ErrInternal means the server failed in a way it does not expect (an
 	// error no adapter translated, a bug): the agent gets [Internal]'s
 	// fixed message, the operator the cause in the server's log.

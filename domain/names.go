@@ -3,7 +3,15 @@ package domain
 import "strings"
 
 // ServerTables are the tables the server creates and keeps append-only.
-var ServerTables = []string{"memory_events", "memory_checkpoints", "query_log"}
+var ServerTables = []string{"memory_events", "memory_checkpoints", "query_log", ApprovalsTable, ApprovalDecisionsTable}
+
+// The approval queue's tables: the questions waiting for a person, and
+// the decisions on them (docs/decisions.md#confirmation). Both are
+// append-only; the agent can read them but never write them.
+const (
+	ApprovalsTable         = "mcp_approvals"
+	ApprovalDecisionsTable = "mcp_approval_decisions"
+)
 
 // ServerViews are the views the server creates.
 var ServerViews = []string{"query_errors"}

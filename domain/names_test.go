@@ -35,7 +35,7 @@ func TestServerNames(t *testing.T) {
 }
 
 func TestServerNameLists(t *testing.T) {
-	assert.Equal(t, []string{"memory_events", "memory_checkpoints", "query_log"}, domain.ServerTables)
+	assert.Equal(t, []string{"memory_events", "memory_checkpoints", "query_log", "mcp_approvals", "mcp_approval_decisions"}, domain.ServerTables)
 	assert.Equal(t, []string{"query_errors"}, domain.ServerViews)
 }
 

@@ -10,6 +10,11 @@ type WriteRequest struct {
 	SQL string
 	// MaxUpdateRows is the UPDATE guard; 0 means no guard.
 	MaxUpdateRows int
+	// Approved says a person approved the statement on a measured impact
+	// that deleted or changed ApprovedRows rows: the runner rolls back a
+	// run that deletes or changes more (the database changed in between).
+	Approved     bool
+	ApprovedRows int64
 	// Audit, when set, builds the call's audit entry from what the
 	// statement did; the runner inserts it just before COMMIT, in the same
 	// transaction, so the write and its audit row commit together or not
@@ -55,6 +60,9 @@ type Compiled struct {
 	Columns int
 	// Empty is true when the text held no statement (only comments).
 	Empty bool
+	// ReadOnly is true when SQLite says the compiled statement cannot
+	// write the database (sqlite3_stmt_readonly: a plain SELECT).
+	ReadOnly bool
 }
 
 // Has reports whether the statement asked for action a.
@@ -77,6 +85,12 @@ func GuardError(rows int64, limit int) *Error {
 // together with the module's own bookkeeping.
 func GuardBoundError(rows int64, limit int) *Error {
 	return Errorf(ErrGuard, "UPDATE would change up to %d rows (a trigger writes a virtual table, whose changed rows can only be counted from above), above the "+ToolWriteQuery+" cap of %d; rolled back. Add a WHERE clause, raise --max-update-rows, or use "+ToolDestructiveQuery+" if you really mean it.", rows, limit)
+}
+
+// ApprovalExceededError refuses a run that would delete or change more
+// rows than the person approved.
+func ApprovalExceededError(rows, approved int64) *Error {
+	return Errorf(ErrConflict, "the statement would now delete or change %d rows, more than the %d the person approved (the database changed after it was measured); rolled back, nothing changed. Call it again so the person is asked about what it does now", rows, approved)
 }
 
 // IndexWipeMessage refuses, in write_query, a full-text command that

@@ -26,7 +26,9 @@ func describeWriteQuery(l Limits) string {
 
 func describeDestructiveQuery(Limits) string {
 	return "Run one DELETE, DROP, ALTER TABLE or CREATE TRIGGER after writing a snapshot of the whole database file; the result names the snapshot path. " +
-		"The statement is compiled first, so a syntax or policy error costs no snapshot, and if the snapshot cannot be written nothing runs. Requires a reason. No row cap applies: prefer " + ToolWriteQuery + " for inserts and updates."
+		"The statement is compiled and tried in a rolled-back run first, so an error costs no snapshot, and if the snapshot cannot be written nothing runs. " +
+		"The user may be asked first, shown what the statement would do and your reason; if they decline, nothing runs: do not retry it, tell the user what you wanted and why. " +
+		"Requires a reason. No row cap applies: prefer " + ToolWriteQuery + " for inserts and updates."
 }
 
 func describeListTables(Limits) string {

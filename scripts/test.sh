@@ -17,7 +17,7 @@ part() {
 part go vet ./...
 part go test -race -count=1 -timeout 25m ./...
 part go test -run '^$' -fuzz '^FuzzPolicy$' -fuzztime 3m -fuzzminimizetime 5s ./test/attack
-part go test -run '^$' -fuzz '^FuzzFrames$' -fuzztime 45s -fuzzminimizetime 5s ./adapters/mcpserver
+part go test -run '^$' -fuzz '^FuzzFrames$' -fuzztime 45s -fuzzminimizetime 5s ./adapters/mcpserver/frame
 
 if ((${#failed[@]})); then
   printf 'FAILED: %s\n' "${failed[@]}" >&2

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -76,7 +77,7 @@ func decodeOne(a domain.Arg, raw json.RawMessage, out args) error {
 		out[a.Name] = v
 	default:
 		var v string
-		err = unmarshalString(raw, &v)
+		err = frame.UnmarshalString(raw, &v)
 		out[a.Name] = v
 	}
 	var te *json.UnmarshalTypeError

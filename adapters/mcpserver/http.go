@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,9 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -37,6 +36,9 @@ type HTTPOptions struct {
 	// IdleTimeout closes a session that sends no request for this long;
 	// <= 0 never closes one.
 	IdleTimeout time.Duration
+	// OAuth, when set, takes OAuth access tokens instead of Token (which
+	// must then be "").
+	OAuth *OAuthOptions
 }
 
 // HTTPHandler serves MCP over Streamable HTTP at /mcp with the SDK's own
@@ -48,16 +50,25 @@ type HTTPOptions struct {
 // Every refused request gets a status and a body that says what to do, and
 // nothing runs.
 type HTTPHandler struct {
-	s        *Server
-	sdk      *mcp.StreamableHTTPHandler
-	opts     HTTPOptions
-	token    [sha256.Size]byte
-	hosts    map[string]bool
-	mux      *http.ServeMux
-	posts    atomic.Int64 // POST requests in flight (Drain)
-	newSess  atomic.Int64 // POSTs in flight that may open a session
-	sessions *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
-	refusals *refusalLog  // log lines of refused requests, rate-bounded (http_refusals.go)
+	s   *Server
+	sdk *mcp.StreamableHTTPHandler // the session era
+	// stateless serves the 2026-07-28 era (http_eras.go); statelessSlots
+	// bounds its requests in flight.
+	stateless      *mcp.StreamableHTTPHandler
+	statelessSlots chan struct{}
+	// sdkHTTP and statelessHTTP are the two, behind the SDK's bearer
+	// middleware with OAuth (http_auth.go).
+	sdkHTTP, statelessHTTP http.Handler
+	tiers                  map[string]domain.Tier // each tool's tier, for scopes
+	clients                *clientIDs             // audit ids of stateless clients
+	opts                   HTTPOptions
+	token                  [sha256.Size]byte
+	hosts                  map[string]bool
+	mux                    *http.ServeMux
+	posts                  atomic.Int64 // POST requests in flight (Drain)
+	newSess                atomic.Int64 // POSTs in flight that may open a session
+	sessions               *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
+	refusals               *refusalLog  // log lines of refused requests, rate-bounded (http_refusals.go)
 }
 
 var _ http.Handler = (*HTTPHandler)(nil)
@@ -69,6 +80,9 @@ var _ http.Handler = (*HTTPHandler)(nil)
 func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = 16
+	}
+	if o.OAuth != nil && o.Token != "" {
+		panic("mcpserver: HTTPOptions has both a static token and OAuth; the caller refuses the combination")
 	}
 	max := s.opts.Limits.MaxRequestBytes
 	if max <= 0 {
@@ -82,7 +96,13 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 		}
 	}
 	s.sessionIDs = h.sessions
-	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, &mcp.StreamableHTTPOptions{
+	h.clients = newClientIDs(h.sessions.fresh)
+	h.tiers = map[string]domain.Tier{}
+	for _, d := range domain.Tools() {
+		h.tiers[d.Name] = d.Tier
+	}
+	server := func(*http.Request) *mcp.Server { return s.Server }
+	h.sdk = mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      o.IdleTimeout,
 		MaxRequestBodyBytes: int64(max),
 		Logger:              s.opts.Logger,
@@ -90,6 +110,19 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 		// unlike it lets --allowed-hosts through on a loopback listener.
 		DisableLocalhostProtection: len(h.hosts) > 0,
 	})
+	h.stateless = mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		MaxRequestBodyBytes:        int64(max),
+		Logger:                     s.opts.Logger,
+		DisableLocalhostProtection: len(h.hosts) > 0,
+		// A stateless request's POST is its whole life: a client that
+		// hangs up cancels its call, as notifications/cancelled does in
+		// a session.
+		PropagateRequestCancellation: true,
+	})
+	h.statelessSlots = make(chan struct{}, o.MaxSessions)
+	h.sdkHTTP, h.statelessHTTP = h.sdk, h.stateless
+	s.AddReceivingMiddleware(h.statelessMiddleware)
 	h.mux = http.NewServeMux()
 	h.mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -100,6 +133,9 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 		_, _ = io.WriteString(w, "ok\n")
 	})
 	h.mux.HandleFunc("/mcp", h.serveMCP)
+	if o.OAuth != nil {
+		h.routeOAuth()
+	}
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpRefuse(w, r, http.StatusNotFound, "not found: MCP is served at /mcp (and GET /healthz)")
 	})
@@ -117,19 +153,22 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if !h.authorized(r) {
-		h.refusals.warn("refused an HTTP request", "status", http.StatusUnauthorized, "why", "missing or wrong bearer token")
-		w.Header().Set("WWW-Authenticate", `Bearer realm="`+Name+`"`)
-		httpRefuse(w, r, http.StatusUnauthorized, "unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
+	if r = h.authenticate(w, r); r == nil {
 		return
 	}
-	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && !h.sessionOpen(sid) {
+	// A stateless-era request never has a session; one that names a
+	// stale session id is still served.
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && !statelessHeader(r) && !h.sessionOpen(sid) {
 		h.refusals.warn("refused an HTTP request", "status", http.StatusNotFound, "why", "unknown session (ended or never opened)")
 		refuseUnknownSession(w)
 		return
 	}
 	if r.Method != http.MethodPost {
-		h.sdk.ServeHTTP(w, r)
+		if statelessHeader(r) {
+			h.statelessHTTP.ServeHTTP(w, r) // no GET stream or DELETE in this era: 405
+			return
+		}
+		h.sdkHTTP.ServeHTTP(w, r)
 		return
 	}
 	h.posts.Add(1)
@@ -138,29 +177,40 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rule := classify(bytes.TrimSpace(body), h.s.offers)
-	if !rule.pass {
-		h.answerRefusal(w, r, rule.r)
+	check := frame.Classify(bytes.TrimSpace(body), h.s.offers)
+	if !check.Passed() {
+		h.answerRefusal(w, r, check.Refusal())
+		return
+	}
+	req, isReq := check.Request()
+	if !h.checkScope(w, r, req, isReq) {
+		return
+	}
+	if statelessHeader(r) || statelessMessage(req, isReq) {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		h.serveStateless(w, r)
 		return
 	}
 	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 		done := h.sessions.busy(sid)
 		defer done()
-	} else if req, ok := rule.msg.(*jsonrpc.Request); !ok || req.Method != methodInitialize {
+	} else if !isReq || req.Method != methodInitialize {
 		// The SDK would open a session for any message without a session
 		// id and close it after the request. Such a session, counted
 		// against --max-sessions but never idle, made a concurrent
 		// initialize fail with 503; MCP says a server that needs session
 		// ids answers these with 400.
 		httpRefuse(w, r, http.StatusBadRequest, "this message has no Mcp-Session-Id header: send initialize first, then "+
-			"send the session id it returns with every later message")
+			"send the session id it returns with every later message; or speak protocol "+protocolStateless+
+			" (no initialize: the MCP-Protocol-Version header and _meta on every request)")
 		return
 	} else if !h.admit(w, r) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
-	h.sdk.ServeHTTP(w, r)
+	h.sdkHTTP.ServeHTTP(w, r)
 	if r.Header.Get("Mcp-Session-Id") == "" {
 		if sid := w.Header().Get("Mcp-Session-Id"); sid != "" {
 			h.sessions.opened(sid) // its activity starts now
@@ -176,7 +226,9 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 	defer h.newSess.Add(-1)
 	var open []*mcp.ServerSession
 	for ss := range h.s.Sessions() {
-		open = append(open, ss)
+		if ss.ID() != "" { // a stateless request's session has no id
+			open = append(open, ss)
+		}
 	}
 	h.sessions.prune(open)
 	for len(open)+int(n) > h.opts.MaxSessions {
@@ -194,69 +246,8 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// maxScanBytes bounds how much of an oversized body is scanned for its id
-// and tool before it is answered anyway.
-const maxScanBytes = 64 << 20
-
 // methodInitialize opens an MCP session.
 const methodInitialize = "initialize"
-
-// bodyTimeout bounds the time a request body may take to arrive.
-const bodyTimeout = 30 * time.Second
-
-// readBody reads the whole body, at most --max-request-bytes of it. A
-// larger one is refused with 413, as the stdio guard refuses an oversized
-// frame: the rest is scanned in constant memory for its id and tool, a
-// tools/call is audited, and the answer is a JSON-RPC error under the
-// request's id, so the client shows the reason and keeps its session.
-func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	max := int64(h.s.opts.Limits.MaxRequestBytes)
-	if max <= 0 {
-		max = int64(domain.DefaultLimits().MaxRequestBytes)
-	}
-	// A body that trickles in would hold its goroutine and the shutdown
-	// drain; the headers have their own bound (http.Server).
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
-	defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
-	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
-	if err != nil {
-		httpRefuse(w, r, http.StatusBadRequest, "the request body could not be read: "+err.Error())
-		return nil, false
-	}
-	if int64(len(body)) <= max {
-		return body, true
-	}
-	var sc frameScanner
-	sc.feed(body)
-	n, _ := io.Copy(scanWriter{&sc}, io.LimitReader(r.Body, maxScanBytes))
-	size := int64(len(body)) + n
-	h.refusals.warn("refused an HTTP request", "status", http.StatusRequestEntityTooLarge, "bytes", size, "limit", max)
-	rf := sc.fields().refusal(jsonrpc.CodeInvalidRequest, fmt.Sprintf("request is %d bytes or more, over the server's limit of %d bytes (--max-request-bytes); nothing was run. "+
-		"Send less per call (split the content or the statement into several calls), or start the server with a larger --max-request-bytes", size, max))
-	rf.toolError = false                  // an HTTP error status carries a JSON-RPC error
-	w.Header().Set("Connection", "close") // the rest of the body is not read
-	if rf.fields.id == nil {
-		if rf.call {
-			h.s.answerIn(h.sessionContext(r), rf) // audited all the same
-		}
-		httpRefuse(w, r, http.StatusRequestEntityTooLarge, rf.reason)
-		return nil, false
-	}
-	reply := h.s.answerIn(h.sessionContext(r), rf)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusRequestEntityTooLarge)
-	_, _ = w.Write(reply)
-	return nil, false
-}
-
-// scanWriter feeds a frameScanner.
-type scanWriter struct{ s *frameScanner }
-
-func (sw scanWriter) Write(p []byte) (int, error) {
-	sw.s.feed(p)
-	return len(p), nil
-}
 
 // sessionContext is the request's context naming its MCP session's audit
 // id, when the session has one.
@@ -270,17 +261,17 @@ func (h *HTTPHandler) sessionContext(r *http.Request) context.Context {
 // answerRefusal answers a POST body the stdio guard would refuse, the way
 // the guard answers it: a tool call as a tool error (audited under the
 // request's session), anything else as a JSON-RPC error.
-func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf refusal) {
+func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf frame.Refusal) {
 	reply := h.s.answerIn(h.sessionContext(r), rf)
 	if reply == nil {
-		httpRefuse(w, r, http.StatusBadRequest, "refused: "+rf.reason)
+		httpRefuse(w, r, http.StatusBadRequest, "refused: "+rf.Reason())
 		return
 	}
 	// An answer under the request's id is the request's answer, as the SDK
 	// would give it (200); one under id null says the message was not
 	// understood (400).
 	status := http.StatusBadRequest
-	if rf.fields.id != nil {
+	if rf.ID() != nil {
 		status = http.StatusOK
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -338,13 +329,10 @@ func httpRefuse(w http.ResponseWriter, r *http.Request, status int, msg string) 
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	text := strconv.Itoa(status) + " " + http.StatusText(status) + ": " + msg
 	if r.Method == http.MethodPost {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(wireReply{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &wireError{Code: jsonrpc.CodeInvalidRequest, Message: text}}) == nil {
+		if b, err := frame.Reply(nil, nil, frame.CodeInvalidRequest, text); err == nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
-			_, _ = w.Write(b.Bytes())
+			_, _ = w.Write(b)
 			return
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 )
 
 // checkHost says why a request's Host or Origin header is refused, or "".
@@ -16,7 +18,7 @@ import (
 // an Origin, when present, must name one of them too.
 func (h *HTTPHandler) checkHost(r *http.Request) string {
 	if !h.allowedHost(r.Host) {
-		return "invalid Host header " + quoteCut(r.Host) + ": this server answers only to loopback names and the names given with --allowed-hosts (a defence against DNS rebinding); " +
+		return "invalid Host header " + frame.QuoteCut(r.Host) + ": this server answers only to loopback names and the names given with --allowed-hosts (a defence against DNS rebinding); " +
 			"start it with --allowed-hosts NAME to accept this one"
 	}
 	origin := r.Header.Get("Origin")
@@ -25,7 +27,7 @@ func (h *HTTPHandler) checkHost(r *http.Request) string {
 	}
 	u, err := url.Parse(origin)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !h.allowedHost(u.Host) {
-		return "invalid Origin header " + quoteCut(origin) + ": requests from web pages are accepted only from loopback origins and the names given with --allowed-hosts; " +
+		return "invalid Origin header " + frame.QuoteCut(origin) + ": requests from web pages are accepted only from loopback origins and the names given with --allowed-hosts; " +
 			"start the server with --allowed-hosts NAME to accept this one"
 	}
 	return ""

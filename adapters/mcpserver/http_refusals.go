@@ -1,15 +1,14 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"golang.org/x/time/rate"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 )
 
 // Refusal log lines: at most refusalBurst at once, then one per
@@ -38,13 +37,14 @@ func newRefusalLog(log *slog.Logger) *refusalLog {
 	return &refusalLog{log: log, now: time.Now, lim: rate.NewLimiter(rate.Every(refusalEvery), refusalBurst)}
 }
 
-// warn logs msg with attrs, unless the rate is exceeded.
-func (l *refusalLog) warn(msg string, attrs ...any) {
+// warn logs msg with attrs, unless the rate is exceeded; it returns the
+// number of lines dropped before this one, or -1 when it dropped this one.
+func (l *refusalLog) warn(msg string, attrs ...any) int64 {
 	l.mu.Lock()
 	if !l.lim.AllowN(l.now(), 1) {
 		l.dropped++
 		l.mu.Unlock()
-		return
+		return -1
 	}
 	dropped := l.dropped
 	l.dropped = 0
@@ -53,6 +53,7 @@ func (l *refusalLog) warn(msg string, attrs ...any) {
 		attrs = append(attrs, "suppressed", dropped)
 	}
 	l.log.Warn(msg, attrs...)
+	return dropped
 }
 
 // refuseUnknownSession answers a request naming a session that is not
@@ -64,14 +65,11 @@ func refuseUnknownSession(w http.ResponseWriter) {
 		"A session ends when it is idle for --session-idle-timeout, when a new session needs its place at --max-sessions " +
 		"(the one idle longest is closed), when the client deletes it, or when the server restarts; " +
 		"send initialize again (without Mcp-Session-Id) to open a new session"
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(wireReply{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &wireError{Code: jsonrpc.CodeInvalidRequest, Message: msg}})
+	b, _ := frame.Reply(nil, nil, frame.CodeInvalidRequest, msg)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNotFound)
-	_, _ = w.Write(b.Bytes())
+	_, _ = w.Write(b)
 }
 
 // sessionOpen reports whether an MCP session with this id is open.

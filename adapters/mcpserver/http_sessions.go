@@ -132,6 +132,21 @@ func (m *sessionIDs) of(mcpID string, live func() map[string]bool) string {
 	if len(m.byMCP) >= 64 {
 		m.forget(live())
 	}
+	id := m.freshLocked()
+	m.byMCP[mcpID] = id
+	return id
+}
+
+// fresh returns an audit id no other session or stateless client of this
+// process has.
+func (m *sessionIDs) fresh() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.freshLocked()
+}
+
+// freshLocked is fresh with m.mu held.
+func (m *sessionIDs) freshLocked() string {
 	now := time.Now()
 	if now.Unix() != m.sec { // ids embed their second: older ones cannot recur
 		m.sec = now.Unix()
@@ -142,6 +157,5 @@ func (m *sessionIDs) of(mcpID string, live func() map[string]bool) string {
 		id = newSessionID(now)
 	}
 	m.used[id] = true
-	m.byMCP[mcpID] = id
 	return id
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -59,6 +60,9 @@ type Server struct {
 	// session its own id for events and audit rows; nil on stdio, where
 	// the process's id is the session's.
 	sessionIDs *sessionIDs
+	// rounds signs and remembers the questions sent as input requests
+	// (inputround.go).
+	rounds *roundKeys
 }
 
 // New returns an MCP server whose tools call tools.
@@ -73,14 +77,16 @@ func New(tools ports.Tools, o Options) *Server {
 		Server: mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, &mcp.ServerOptions{
 			Instructions: instructions(o.ReadOnly),
 			Logger:       o.Logger,
+			SetCacheable: cacheable,
 		}),
-		tools: tools,
-		names: map[string]bool{},
-		opts:  o,
-		done:  make(chan struct{}),
+		tools:  tools,
+		names:  map[string]bool{},
+		opts:   o,
+		done:   make(chan struct{}),
+		rounds: newRoundKeys(),
 	}
 	register(s, tools, o)
-	s.AddReceivingMiddleware(spliceMiddleware)
+	s.AddReceivingMiddleware(frame.SpliceMiddleware)
 	if o.ClientLog != nil {
 		o.ClientLog.attach(s, o.ReadOnly || o.HidePaths)
 	}
@@ -133,25 +139,21 @@ func result(out string, err error) *mcp.CallToolResult {
 
 // Serve runs the server on stdin and stdout until the client disconnects or
 // ctx ends; when ctx ends, calls in flight are cancelled. Inbound frames
-// pass a guard first (see frameGuard): a line that is not a JSON-RPC
-// message, or one over Limits.MaxRequestBytes, is answered and skipped
-// instead of ending the session.
+// pass the frame guard first (package frame): a line that is not a
+// JSON-RPC message, or one over Limits.MaxRequestBytes, is answered and
+// skipped instead of ending the session.
 func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	stop := context.AfterFunc(ctx, s.Shutdown)
 	defer stop()
-	x := newExchange()
-	w := &lockedWriter{w: out, x: x}
 	max := s.opts.Limits.MaxRequestBytes
 	if max <= 0 {
 		max = domain.DefaultLimits().MaxRequestBytes
 	}
-	guard := newFrameGuard(in, w.own(), max, s.answer, s.offers, s.opts.Log, x)
-	// The guard already bounds and decodes every frame; the SDK reads its
-	// messages (see guardTransport).
-	// Large tool answers are written by the transport, escaped once (see
-	// textSplicer).
-	sp := newTextSplicer()
-	err := s.Run(withSplicer(ctx, sp), &guardTransport{guard: guard, out: w, splice: sp})
+	// The guard bounds and decodes every frame; the SDK reads its
+	// messages, and large tool answers are written by the transport,
+	// escaped once.
+	t := frame.NewStdio(in, out, frame.StdioOptions{MaxBytes: max, Answer: s.answer, Known: s.offers, Log: s.opts.Log})
+	err := s.Run(t.Context(ctx), t)
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil
 	}

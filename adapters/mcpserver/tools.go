@@ -133,6 +133,7 @@ func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
 		ctx = s.sessionContext(ctx, req.Session)
+		ctx, round := s.withElicitation(ctx, req)
 		ctx, finish := withProgress(ctx, req)
 		defer finish()
 		ctx, tables := s.withTables(ctx, d.Table)
@@ -141,6 +142,9 @@ func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 			return result("", tools.Reject(ctx, d.Name, err)), nil
 		}
 		out, err := c(ctx, tools, in)
+		if r := round.result(); r != nil {
+			return r, nil // the question goes with the result; the retry answers
+		}
 		res := result(out, err)
 		tables.structure(res)
 		return res, nil

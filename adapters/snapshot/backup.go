@@ -16,7 +16,6 @@ import (
 	// registers its pure-Go (cgo-free) driver with database/sql as "sqlite",
 	// which is how the source database is opened.
 	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // busyTimeoutMillis is how long one backup attempt waits for a writer that
@@ -184,7 +183,7 @@ func isBusy(err error) bool {
 		return false
 	}
 	code := se.Code() & 0xff
-	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	return code == codeBusy || code == codeLocked
 }
 
 // isCorrupt reports whether err is SQLite's "database disk image is
@@ -195,8 +194,18 @@ func isCorrupt(err error) bool {
 		return false
 	}
 	code := se.Code() & 0xff
-	return code == sqlite3.SQLITE_CORRUPT || code == sqlite3.SQLITE_NOTADB
+	return code == codeCorrupt || code == codeNotADB
 }
+
+// The primary result codes the snapshot tells apart, as sqlite3.h numbers
+// them (the driver's Error.Code()&0xff). Named here rather than imported:
+// only the SQLite adapter's engine package links modernc.org/sqlite/lib.
+const (
+	codeBusy    = 5
+	codeLocked  = 6
+	codeCorrupt = 11
+	codeNotADB  = 26
+)
 
 // reason is an error's text fit for the agent: SQLite's own message, with the
 // database's absolute path, should it appear, cut down to its file name

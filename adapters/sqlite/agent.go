@@ -7,8 +7,8 @@ import (
 	"time"
 
 	msqlite "modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -30,7 +30,7 @@ const maxValueBytes = 8 << 20
 // counted. The authorizer and the hook run on the goroutine stepping the
 // statement, so the fields need no lock.
 type call struct {
-	h      handle
+	h      engine.Handle
 	dc     any // the driver connection h belongs to, for the server's own statements
 	policy domain.Policy
 
@@ -55,13 +55,16 @@ type call struct {
 	lastInsert int64 // rowid of the last row inserted into a rowid table
 	// stmt is the agent statement stepping; wiped names the shadow table a
 	// module statement emptied while it ran in the write tier (guard.go).
-	stmt  uintptr
+	stmt  engine.Stmt
 	wiped string
 
 	journalNote string // see Store.journalModeNote
 	// cache is the reader connection's statement cache (stmtcache.go), nil
 	// in the write tiers.
 	cache *connState
+	// measure, set during a dry run, collects the statement's impact
+	// (impact.go).
+	measure *measure
 }
 
 func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, trigger string) msqlite.AuthorizerReturnCode {
@@ -74,6 +77,9 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 	if act > 0 && act < 64 && !c.running {
 		c.seen |= 1 << uint(act)
 		c.noteVirtual(act, arg1, trigger)
+		if c.measure != nil {
+			c.measure.note(c, act, arg1, arg2, trigger)
+		}
 	}
 	reason := c.policy.Check(domain.AuthRequest{
 		Action: act, Arg1: arg1, Arg2: arg2, Database: database, Trigger: trigger, Running: c.running,
@@ -93,6 +99,9 @@ func (c *call) authorize(a msqlite.AuthorizerActionCode, arg1, arg2, database, t
 func (c *call) preUpdate(d msqlite.SQLitePreUpdateData) {
 	name := strings.ToLower(d.TableName)
 	c.countWrite(domain.Action(d.Op), name)
+	if c.measure != nil {
+		c.measure.row(c, d.TableName, domain.Action(d.Op))
+	}
 	if domain.IsInternalName(name) || c.shadow[name] {
 		return
 	}
@@ -135,7 +144,7 @@ func (c *call) sawDDL() bool {
 // reset forgets what the previous statement of this call saw.
 func (c *call) reset() {
 	c.running, c.denial, c.seen, c.changed, c.lastInsert, c.inserted = false, "", 0, 0, 0, nil
-	c.vtabTop, c.vtabTrigger, c.written, c.stmt, c.wiped = false, false, 0, 0, ""
+	c.vtabTop, c.vtabTrigger, c.written, c.stmt, c.wiped = false, false, 0, engine.Stmt{}, ""
 }
 
 // withAgent runs fn on an agent connection of the tier's pool with the
@@ -178,13 +187,13 @@ func (s *Store) withAgent(ctx context.Context, tier domain.Tier, fn func(*call) 
 // built-ins, the policy, the reader's statement cache, and which tables are
 // shadow or virtual tables.
 func (s *Store) newCall(ctx context.Context, tier domain.Tier, dc any) (*call, error) {
-	h, err := rawHandle(dc)
+	h, err := engine.Open(dc)
 	if err != nil {
 		return nil, err
 	}
 	// Before anything of the agent's runs: the built-ins a deadline
-	// cannot stop are replaced by ones it can (bounded.go).
-	if err := h.registerBounded(); err != nil {
+	// cannot stop are replaced by ones it can (package engine).
+	if err := h.RegisterBounded(); err != nil {
 		return nil, err
 	}
 	c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier, Origin: domain.OriginOf(ctx)}, journalNote: s.journalModeNote()}
@@ -217,10 +226,10 @@ func (s *Store) newCall(ctx context.Context, tier domain.Tier, dc any) (*call, e
 // state between calls.
 func (s *Store) limitAgent(ctx context.Context, c *call) error {
 	h := c.h
-	h.limit(lib.SQLITE_LIMIT_LENGTH, maxValueBytes)
+	h.Limit(engine.LimitLength, maxValueBytes)
 	// No database can be attached to an agent connection at all, so an
 	// ATTACH fails inside SQLite even if every other layer missed it.
-	h.limit(lib.SQLITE_LIMIT_ATTACHED, 0)
+	h.Limit(engine.LimitAttached, 0)
 	if c.cache != nil {
 		// Pooled connections keep state between calls: re-assert the
 		// read-only switch before each read, whatever happened before.
@@ -228,7 +237,7 @@ func (s *Store) limitAgent(ctx context.Context, c *call) error {
 			return s.translate(ctx, c, err)
 		}
 	} else if s.opts.ReadOnly {
-		if err := h.exec("PRAGMA query_only = 1"); err != nil {
+		if err := h.Exec("PRAGMA query_only = 1"); err != nil {
 			return s.translate(ctx, c, err)
 		}
 	}
@@ -276,12 +285,12 @@ func (s *Store) installPolicy(c *call) (remove func(), err error) {
 // runArmed runs fn with ctx's deadline armed, rolls back what a failed fn
 // left open, and translates its error for the agent.
 func (s *Store) runArmed(ctx context.Context, c *call, fn func(*call) error) error {
-	stop := armDeadline(ctx, c.h.db)
+	stop := armDeadline(ctx, c.h)
 	err := fn(c)
 	stop()
-	if err != nil && !c.h.autocommit() {
+	if err != nil && !c.h.Autocommit() {
 		c.suspended = true
-		_ = c.h.exec("ROLLBACK")
+		_ = c.h.Exec("ROLLBACK")
 	}
 	return s.translate(ctx, c, err)
 }
@@ -289,7 +298,7 @@ func (s *Store) runArmed(ctx context.Context, c *call, fn func(*call) error) err
 // armDeadline interrupts SQLite once ctx is done, repeating until the call
 // ends, because SQLite drops an interrupt that arrives between statements.
 // The returned stop waits until no interrupt can arrive any more.
-func armDeadline(ctx context.Context, db uintptr) (stop func()) {
+func armDeadline(ctx context.Context, h engine.Handle) (stop func()) {
 	var mu sync.Mutex
 	done := false
 	finished := make(chan struct{})
@@ -301,7 +310,7 @@ func armDeadline(ctx context.Context, db uintptr) (stop func()) {
 				mu.Unlock()
 				return
 			}
-			interrupt(db)
+			h.Interrupt()
 			mu.Unlock()
 			time.Sleep(5 * time.Millisecond)
 		}

@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
+
 	"context"
 	"fmt"
 	"strings"
@@ -8,9 +10,9 @@ import (
 )
 
 // bootstrapSQL creates the server's tables, their append-only triggers, the
-// audit index and the query_errors view. It is byte-compatible with the
-// Python reference, so a database made by either server works with the
-// other, and it is idempotent.
+// audit index and the query_errors view. Its memory and audit objects are
+// byte-compatible with the Python reference, so a database made by either
+// server works with the other, and it is idempotent.
 const bootstrapSQL = `
 CREATE TABLE IF NOT EXISTS memory_events (
     id        INTEGER PRIMARY KEY,
@@ -62,6 +64,41 @@ CREATE VIEW IF NOT EXISTS query_errors AS
 SELECT id, ts, tool, query, error FROM query_log WHERE ok = 0 ORDER BY id DESC;
 `
 
+// approvalsSQL creates the approval queue's tables and their triggers
+// (approvals.go). Only a server whose --confirm-fallback is queue runs it,
+// so other databases do not gain them; the server-object check knows them
+// in every database (expectedObjects), so a look-alike is refused wherever
+// it appears, and the policy refuses writes to their names everywhere.
+const approvalsSQL = `
+CREATE TABLE IF NOT EXISTS mcp_approvals (
+    id       INTEGER PRIMARY KEY,
+    ts       TEXT NOT NULL,
+    session  TEXT NOT NULL,
+    tool     TEXT NOT NULL,
+    query    TEXT NOT NULL,
+    question TEXT NOT NULL,
+    expires  TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS mcp_approvals_no_update BEFORE UPDATE ON mcp_approvals
+    BEGIN SELECT RAISE(ABORT, 'mcp_approvals is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS mcp_approvals_no_delete BEFORE DELETE ON mcp_approvals
+    BEGIN SELECT RAISE(ABORT, 'mcp_approvals is append-only'); END;
+
+CREATE TABLE IF NOT EXISTS mcp_approval_decisions (
+    approval_id INTEGER PRIMARY KEY REFERENCES mcp_approvals(id),
+    ts          TEXT NOT NULL,
+    decision    TEXT NOT NULL CHECK (decision IN ('approved', 'denied', 'expired')),
+    decided_by  TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS mcp_approval_decisions_no_update BEFORE UPDATE ON mcp_approval_decisions
+    BEGIN SELECT RAISE(ABORT, 'mcp_approval_decisions is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS mcp_approval_decisions_no_delete BEFORE DELETE ON mcp_approval_decisions
+    BEGIN SELECT RAISE(ABORT, 'mcp_approval_decisions is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS mcp_approval_decisions_known BEFORE INSERT ON mcp_approval_decisions
+    WHEN NOT EXISTS (SELECT 1 FROM mcp_approvals WHERE id = NEW.approval_id)
+    BEGIN SELECT RAISE(ABORT, 'no such approval request'); END;
+`
+
 // bootstrap switches the file to WAL (so several server processes read while
 // one writes), checks the server objects already there (serverobjects.go)
 // and creates the missing ones, in one transaction.
@@ -85,7 +122,17 @@ func (s *Store) bootstrap(ctx context.Context) error {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return err
 	}
-	if _, err := conn.ExecContext(ctx, bootstrapSQL); err != nil {
+	script := bootstrapSQL
+	var queued int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_schema WHERE name = 'mcp_approvals'").Scan(&queued); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
+	if s.opts.ApprovalQueue || queued > 0 {
+		// A queue once made keeps its triggers (a repair may have dropped one).
+		script += approvalsSQL
+	}
+	if _, err := conn.ExecContext(ctx, script); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
 	}
@@ -124,23 +171,23 @@ func (s *Store) setWAL(ctx context.Context) (string, error) {
 // tableKinds asks SQLite which tables are real virtual-table shadow tables
 // and which are virtual tables (PRAGMA table_list), so the policy never
 // guesses from names.
-func tableKinds(h handle) (shadow, virtual map[string]bool, err error) {
-	st, _, err := h.prepare("SELECT name, type FROM pragma_table_list WHERE type IN ('shadow', 'virtual') AND schema = 'main'")
+func tableKinds(h engine.Handle) (shadow, virtual map[string]bool, err error) {
+	st, _, err := h.Prepare("SELECT name, type FROM pragma_table_list WHERE type IN ('shadow', 'virtual') AND schema = 'main'")
 	if err != nil {
 		return nil, nil, err
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	shadow, virtual = map[string]bool{}, map[string]bool{}
 	v := make([]any, 2)
 	for {
-		more, err := st.step()
+		more, err := st.Step()
 		if err != nil {
 			return nil, nil, err
 		}
 		if !more {
 			return shadow, virtual, nil
 		}
-		st.row(v)
+		st.Row(v)
 		name, _ := v[0].(string)
 		if v[1] == "shadow" {
 			shadow[strings.ToLower(name)] = true

@@ -7,8 +7,9 @@
 // function (NewStatementRunner, ...).
 //
 // Agent statements do not go through database/sql's Query: this package
-// steps them with SQLite's own C API (modernc.org/sqlite/lib) on a connection
-// it holds exclusively. That is what lets it keep every value exactly as
+// steps them with SQLite's own C API, through package engine (the only code
+// that touches modernc.org/sqlite/lib), on a connection it holds
+// exclusively. That is what lets it keep every value exactly as
 // SQLite stores it (the driver turns TEXT in DATE columns into time.Time),
 // find where the first statement ends the way SQLite does (the prepare tail),
 // count bound parameters before anything runs, and stream rows under a cap.

@@ -3,9 +3,6 @@ package sqlite
 import (
 	"strings"
 
-	"modernc.org/libc"
-	lib "modernc.org/sqlite/lib"
-
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -73,7 +70,7 @@ func (c *call) countWrite(op domain.Action, table string) {
 		if c.wiped == "" && c.policy.Tier == domain.TierWrite && c.shadow[table] && c.moduleEmpties() {
 			c.wiped = table
 			// Stop at once: the refusal rolls everything back anyway.
-			lib.Xsqlite3_interrupt(c.h.tls, c.h.db)
+			c.h.Interrupt()
 		}
 	}
 }
@@ -86,15 +83,7 @@ func (c *call) countWrite(op domain.Action, table string) {
 // commands ('optimize', 'merge') delete by key. The text read is the
 // module's own SQL, never the agent's.
 func (c *call) moduleEmpties() bool {
-	for p := lib.Xsqlite3_next_stmt(c.h.tls, c.h.db, 0); p != 0; p = lib.Xsqlite3_next_stmt(c.h.tls, c.h.db, p) {
-		if p == c.stmt || lib.Xsqlite3_stmt_busy(c.h.tls, p) == 0 {
-			continue
-		}
-		if wholeTableDelete(libc.GoString(lib.Xsqlite3_sql(c.h.tls, p))) {
-			return true
-		}
-	}
-	return false
+	return c.h.AnyOtherBusy(c.stmt, wholeTableDelete)
 }
 
 // wholeTableDelete reports whether a module's statement is DELETE FROM one
@@ -143,7 +132,7 @@ func (c *call) startGuard(on bool) (guardState, error) {
 		}
 		g.rows0 = n
 	}
-	g.total0 = c.h.totalChanges()
+	g.total0 = c.h.TotalChanges()
 	return g, nil
 }
 
@@ -153,7 +142,7 @@ func (c *call) checkGuard(g guardState, limit int) error {
 	if !g.on {
 		return nil
 	}
-	total := c.h.totalChanges() - g.total0
+	total := c.h.TotalChanges() - g.total0
 	n := c.changed
 	var vtab int64
 	bound := false
@@ -161,7 +150,7 @@ func (c *call) checkGuard(g guardState, limit int) error {
 	case c.vtabTrigger:
 		vtab, bound = total-c.written, true
 	case c.vtabTop:
-		vtab = c.h.changes()
+		vtab = c.h.Changes()
 	}
 	if vtab < 0 {
 		return domain.Errorf(domain.ErrGuard, domain.ToolWriteQuery+" could not count the rows this statement changed (SQLite counted %d, the server %d); rolled back. Use "+domain.ToolDestructiveQuery+", which snapshots the database first", total, c.written)

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"modernc.org/libc"
 	msqlite "modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -22,21 +20,11 @@ import (
 // peak). LimitHeap caps the pool: an allocation past the hard limit fails
 // with SQLITE_NOMEM, the statement ends cleanly, frees what it held, and
 // the agent gets [heapError].
-//
-// modernc.org/sqlite is built with SQLITE_DEFAULT_MEMSTATUS=0, which turns
-// SQLite's memory accounting off, and with it both heap limits (they are
-// enforced only while counting). LimitHeap turns the accounting back on
-// with sqlite3_config(SQLITE_CONFIG_MEMSTATUS), which SQLite accepts only
-// before it initializes, that is before the first database is opened.
+// LimitHeap turns SQLite's memory accounting on first (engine.SetHeapLimits),
+// which SQLite accepts only before the first database is opened.
 
-var (
-	memstatusOnce sync.Once
-	memstatusErr  error
-	heapLimit     atomic.Int64 // the hard limit set, for messages; 0: none
-)
-
-// errHeapTooLate is LimitHeap called after SQLite has initialized.
-var errHeapTooLate = errors.New("sqlite.LimitHeap must be called before the first database is opened")
+// heapLimit is the hard limit set, for messages; 0: none.
+var heapLimit atomic.Int64
 
 // LimitHeap caps SQLite's process-wide heap at hard bytes, and asks SQLite
 // to shrink its page caches from soft bytes on (sqlite3_soft_heap_limit64:
@@ -46,24 +34,9 @@ func LimitHeap(hard, soft int64) error {
 	if hard < 0 || soft < 0 || (hard > 0 && soft > hard) {
 		return fmt.Errorf("sqlite.LimitHeap: want 0 <= soft <= hard, got soft %d, hard %d", soft, hard)
 	}
-	tls := libc.NewTLS()
-	defer tls.Close()
-	memstatusOnce.Do(func() {
-		va := libc.Xmalloc(tls, 8)
-		if va == 0 {
-			memstatusErr = errors.New("sqlite.LimitHeap: out of memory")
-			return
-		}
-		defer libc.Xfree(tls, va)
-		if rc := lib.Xsqlite3_config(tls, lib.SQLITE_CONFIG_MEMSTATUS, libc.VaList(va, int32(1))); rc != lib.SQLITE_OK {
-			memstatusErr = errHeapTooLate
-		}
-	})
-	if memstatusErr != nil {
-		return memstatusErr
+	if err := engine.SetHeapLimits(hard, soft); err != nil {
+		return err
 	}
-	lib.Xsqlite3_hard_heap_limit64(tls, hard)
-	lib.Xsqlite3_soft_heap_limit64(tls, soft)
 	heapLimit.Store(hard)
 	return nil
 }
@@ -104,13 +77,13 @@ func retryNoMem(ctx context.Context, fn func() error) error {
 
 // isNoMem reports whether err is SQLITE_NOMEM, from the C API or the driver.
 func isNoMem(err error) bool {
-	var se *sqliteError
+	var se *engine.Error
 	if errors.As(err, &se) {
-		return se.code == lib.SQLITE_NOMEM
+		return se.Code == engine.CodeNoMem
 	}
 	var me *msqlite.Error
 	if errors.As(err, &me) {
-		return me.Code()&0xff == lib.SQLITE_NOMEM
+		return me.Code()&0xff == engine.CodeNoMem
 	}
 	var de *domain.Error
 	return errors.As(err, &de) && errors.Is(de, domain.ErrMemory)

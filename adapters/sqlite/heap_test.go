@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	lib "modernc.org/sqlite/lib"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -20,7 +20,7 @@ func TestHeapErrorSaysWhatToNarrowAndWhichSetting(t *testing.T) {
 		assert.Contains(t, err.Error(), want)
 	}
 	s := &Store{name: "mem.db"}
-	assert.ErrorIs(t, s.translate(context.Background(), nil, &sqliteError{code: lib.SQLITE_NOMEM, msg: "out of memory"}), domain.ErrMemory,
+	assert.ErrorIs(t, s.translate(context.Background(), nil, &engine.Error{Code: engine.CodeNoMem, Msg: "out of memory"}), domain.ErrMemory,
 		"SQLITE_NOMEM from an agent statement is the memory error, not a bare SQLite error")
 }
 
@@ -29,7 +29,7 @@ func TestHeapErrorSaysWhatToNarrowAndWhichSetting(t *testing.T) {
 // retry any other failure, nor forever.
 func TestRetryNoMemRetriesOnlyTheHeapLimitAndOnlyBriefly(t *testing.T) {
 	t.Parallel()
-	nomem := &sqliteError{code: lib.SQLITE_NOMEM, msg: "out of memory"}
+	nomem := &engine.Error{Code: engine.CodeNoMem, Msg: "out of memory"}
 	calls := 0
 	err := retryNoMem(context.Background(), func() error {
 		if calls++; calls < 3 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -218,16 +219,16 @@ func (m *MemoryStore) Events(ctx context.Context, checkpoint func(domain.Checkpo
 	}
 	var n int64
 	err = conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		h, err := engine.Open(dc)
 		if err != nil {
 			return err
 		}
-		stop := armDeadline(ctx, h.db)
+		stop := armDeadline(ctx, h)
 		defer stop()
 		if checkpoint != nil {
-			err := eachRow(h, "SELECT id, ts, session, summary, last_event_id, head_hash FROM memory_checkpoints ORDER BY id", func(st prepared) bool {
-				checkpoint(domain.Checkpoint{ID: st.int64(0), TS: st.text(1), Session: st.text(2), Summary: st.text(3),
-					LastEventID: st.int64(4), HeadHash: st.text(5)})
+			err := eachRow(h, "SELECT id, ts, session, summary, last_event_id, head_hash FROM memory_checkpoints ORDER BY id", func(st engine.Stmt) bool {
+				checkpoint(domain.Checkpoint{ID: st.Int64(0), TS: st.Text(1), Session: st.Text(2), Summary: st.Text(3),
+					LastEventID: st.Int64(4), HeadHash: st.Text(5)})
 				return true
 			})
 			if err != nil {
@@ -235,12 +236,12 @@ func (m *MemoryStore) Events(ctx context.Context, checkpoint func(domain.Checkpo
 			}
 		}
 		want := true
-		return eachRow(h, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id", func(st prepared) bool {
+		return eachRow(h, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events ORDER BY id", func(st engine.Stmt) bool {
 			n++
 			if want {
 				want = fn(domain.Event{
-					ID: st.int64(0), TS: st.text(1), Session: st.text(2), Kind: st.text(3),
-					Content: st.text(4), PrevHash: st.text(5), Hash: st.text(6),
+					ID: st.Int64(0), TS: st.Text(1), Session: st.Text(2), Kind: st.Text(3),
+					Content: st.Text(4), PrevHash: st.Text(5), Hash: st.Text(6),
 				})
 			}
 			return true
@@ -254,14 +255,14 @@ func (m *MemoryStore) Events(ctx context.Context, checkpoint func(domain.Checkpo
 
 // eachRow steps q on h and calls row for each result row until it
 // returns false.
-func eachRow(h handle, q string, row func(prepared) bool) error {
-	st, _, err := h.prepare(q)
+func eachRow(h engine.Handle, q string, row func(engine.Stmt) bool) error {
+	st, _, err := h.Prepare(q)
 	if err != nil {
 		return err
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	for {
-		more, err := st.step()
+		more, err := st.Step()
 		if err != nil || !more || !row(st) {
 			return err
 		}

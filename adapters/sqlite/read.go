@@ -3,8 +3,7 @@ package sqlite
 import (
 	"context"
 
-	lib "modernc.org/sqlite/lib"
-
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -23,37 +22,37 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 		}
 		defer func() {
 			if entry == nil {
-				st.finalize()
-			} else if st.p != 0 {
-				lib.Xsqlite3_reset(st.h.tls, st.p) // kept for the next call
+				st.Finalize()
+			} else if !st.Empty() {
+				st.Reset() // kept for the next call
 			}
 		}()
-		st.textCap = textCap
-		if st.p == 0 {
+		st.TextCap = textCap
+		if st.Empty() {
 			columns(nil)
 			return nil
 		}
-		more, err := st.step()
-		if err == nil && entry != nil && reprepares(st.h, st.p) != entry.reprep {
+		more, err := st.Step()
+		if err == nil && entry != nil && st.Reprepares() != entry.reprep {
 			// SQLite recompiled the kept statement (its schema changed):
 			// nothing has left yet; inspect the new program, run it anew.
 			more, err = s.reinspect(c, &st, entry)
 		}
 		if err != nil {
 			if entry != nil {
-				c.cache.drop(st.h, entry)
-				st.p = 0
+				c.cache.drop(entry)
+				st = engine.Stmt{}
 			}
 			return err
 		}
-		columns(st.columns())
-		vals := make([]any, st.ncol)
+		columns(st.Columns())
+		vals := make([]any, st.NCol())
 		for more {
-			st.row(vals)
+			st.Row(vals)
 			if !row(vals) {
 				break
 			}
-			if more, err = st.step(); err != nil {
+			if more, err = st.Step(); err != nil {
 				return err
 			}
 		}
@@ -66,11 +65,11 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 // readStatement compiles and inspects sql for the read tier, or takes it
 // from the connection's cache (stmtcache.go). entry is nil when the caller
 // owns the statement and must finalize it.
-func (s *Store) readStatement(c *call, sql string) (prepared, *cachedStmt, error) {
+func (s *Store) readStatement(c *call, sql string) (engine.Stmt, *cachedStmt, error) {
 	if e := c.cache.get(sql); e != nil {
 		c.reset()
 		c.running = true
-		st := prepared{h: c.h, p: e.p, ncol: int(lib.Xsqlite3_column_count(c.h.tls, e.p))}
+		st := e.st.Fresh()
 		return st, e, nil
 	}
 	// Only SQL seen before on this connection is kept: a statement held
@@ -79,33 +78,33 @@ func (s *Store) readStatement(c *call, sql string) (prepared, *cachedStmt, error
 	keep := c.cache.seenBefore(sql)
 	var flags uint32
 	if keep {
-		flags = lib.SQLITE_PREPARE_PERSISTENT
+		flags = engine.PreparePersistent
 	}
 	st, err := c.compileOneFlags(sql, flags)
 	if err != nil {
-		return prepared{}, nil, err
+		return engine.Stmt{}, nil, err
 	}
-	if st.p == 0 {
+	if st.Empty() {
 		return st, nil, nil
 	}
 	if err := s.inspect(c, st); err != nil {
-		st.finalize()
-		return prepared{}, nil, err
+		st.Finalize()
+		return engine.Stmt{}, nil, err
 	}
 	if !keep {
 		return st, nil, nil
 	}
-	return st, c.cache.put(c.h, c, sql, st), nil
+	return st, c.cache.put(c, sql, st), nil
 }
 
 // reinspect inspects a kept statement SQLite recompiled, and steps it from
 // its start when the new program still only reads.
-func (s *Store) reinspect(c *call, st *prepared, e *cachedStmt) (bool, error) {
-	lib.Xsqlite3_reset(st.h.tls, st.p)
+func (s *Store) reinspect(c *call, st *engine.Stmt, e *cachedStmt) (bool, error) {
+	st.Reset()
 	if err := s.inspect(c, *st); err != nil {
 		return false, err
 	}
-	e.reprep, e.inspects = reprepares(st.h, st.p), e.inspects+1
-	st.ncol = int(lib.Xsqlite3_column_count(st.h.tls, st.p))
-	return st.step()
+	e.reprep, e.inspects = st.Reprepares(), e.inspects+1
+	*st = st.Fresh()
+	return st.Step()
 }

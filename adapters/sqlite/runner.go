@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -42,31 +43,31 @@ func errParams(n int) error {
 // compileOne compiles exactly one statement: SQLite decides where it ends
 // (the prepare tail), and after it only whitespace and comments may follow.
 // Nothing has run when it returns an error.
-func (c *call) compileOne(sql string) (prepared, error) {
+func (c *call) compileOne(sql string) (engine.Stmt, error) {
 	return c.compileOneFlags(sql, 0)
 }
 
 // compileOneFlags is compileOne with sqlite3_prepare_v3's flags.
-func (c *call) compileOneFlags(sql string, flags uint32) (prepared, error) {
+func (c *call) compileOneFlags(sql string, flags uint32) (engine.Stmt, error) {
 	c.reset()
 	// The authorizer cannot tell PRAGMA x = '' from a value-less PRAGMA x
 	// (the driver passes NULL as ""), and VACUUM never reaches it inside a
 	// transaction; the policy reads those from the statement's head.
 	if reason := c.policy.CheckSQL(sql); reason != "" {
-		return prepared{}, domain.Errorf(domain.ErrPolicy, "%s", reason)
+		return engine.Stmt{}, domain.Errorf(domain.ErrPolicy, "%s", reason)
 	}
-	st, tail, err := c.h.prepareFlags(sql, flags)
+	st, tail, err := c.h.PrepareFlags(sql, flags)
 	if err != nil {
-		return prepared{}, err
+		return engine.Stmt{}, err
 	}
 	if !onlyComments(tail) {
-		st.finalize()
-		return prepared{}, errSeveral()
+		st.Finalize()
+		return engine.Stmt{}, errSeveral()
 	}
-	if st.p != 0 {
-		if n := st.params(); n > 0 {
-			st.finalize()
-			return prepared{}, errParams(n)
+	if !st.Empty() {
+		if n := st.Params(); n > 0 {
+			st.Finalize()
+			return engine.Stmt{}, errParams(n)
 		}
 	}
 	c.running = true
@@ -120,9 +121,9 @@ func (r *StatementRunner) Compile(ctx context.Context, tier domain.Tier, sql str
 		if err != nil {
 			return err
 		}
-		defer st.finalize()
-		out = domain.Compiled{Actions: c.actions(), Columns: st.ncol, Empty: st.p == 0}
-		if tier == domain.TierRead && st.p != 0 {
+		defer st.Finalize()
+		out = domain.Compiled{Actions: c.actions(), Columns: st.NCol(), Empty: st.Empty(), ReadOnly: !st.Empty() && st.Readonly()}
+		if tier == domain.TierRead && !st.Empty() {
 			return r.db.inspect(c, st)
 		}
 		return nil
@@ -147,9 +148,9 @@ func (r *StatementRunner) Write(ctx context.Context, req domain.WriteRequest, co
 		// Waiting for another program's lock ends with the call's deadline
 		// (the interrupt that enforces it cannot end that wait) or its
 		// budget (writelock.go), whichever comes first.
-		c.h.setBusyTimeout(foreignWait(ctx, budget))
-		err := c.h.exec("BEGIN IMMEDIATE")
-		c.h.setBusyTimeout(busyTimeout)
+		c.h.SetBusyTimeout(foreignWait(ctx, budget))
+		err := c.h.Exec("BEGIN IMMEDIATE")
+		c.h.SetBusyTimeout(busyTimeout)
 		if err != nil {
 			return r.db.lockError(ctx, err)
 		}
@@ -158,17 +159,17 @@ func (r *StatementRunner) Write(ctx context.Context, req domain.WriteRequest, co
 		if err != nil {
 			return err
 		}
-		defer st.finalize()
-		st.textCap = r.db.opts.MaxCellChars // RETURNING rows are cut like read_query's
+		defer st.Finalize()
+		st.TextCap = r.db.opts.MaxCellChars // RETURNING rows are cut like read_query's
 		g, err := c.startGuard(req.MaxUpdateRows > 0 && !c.sawDDL())
 		if err != nil {
 			return err
 		}
-		c.stmt = st.p
-		if st.p != 0 {
-			res.HasColumns = st.ncol > 0
+		c.stmt = st
+		if !st.Empty() {
+			res.HasColumns = st.NCol() > 0
 			if res.HasColumns {
-				columns(st.columns())
+				columns(st.Columns())
 			}
 			err := stream(st, row)
 			if c.wiped != "" {
@@ -182,7 +183,10 @@ func (r *StatementRunner) Write(ctx context.Context, req domain.WriteRequest, co
 		if err := c.checkGuard(g, req.MaxUpdateRows); err != nil {
 			return err
 		}
-		st.finalize()
+		if req.Approved && c.changed > req.ApprovedRows {
+			return domain.ApprovalExceededError(c.changed, req.ApprovedRows)
+		}
+		st.Finalize()
 		// A statement can finish after the deadline without SQLite
 		// noticing the interrupt (it is checked between steps, and the
 		// flag is cleared once no statement runs). A call that timed out
@@ -196,25 +200,25 @@ func (r *StatementRunner) Write(ctx context.Context, req domain.WriteRequest, co
 			}
 		}
 		c.suspended = true
-		return c.h.exec("COMMIT")
+		return c.h.Exec("COMMIT")
 	})
 	return res, err
 }
 
 // stream steps a write statement to the end, handing rows to row until it
 // declines them: a write must finish even when nobody wants more rows.
-func stream(st prepared, row ports.RowFunc) error {
-	want := st.ncol > 0
-	vals := make([]any, st.ncol)
+func stream(st engine.Stmt, row ports.RowFunc) error {
+	want := st.NCol() > 0
+	vals := make([]any, st.NCol())
 	for {
-		more, err := st.step()
+		more, err := st.Step()
 		if err != nil || !more {
 			return err
 		}
 		if want {
-			st.row(vals)
+			st.Row(vals)
 			want = row(vals)
-			if !want && st.readonly() {
+			if !want && st.Readonly() {
 				return nil
 			}
 		}
@@ -228,7 +232,7 @@ func (c *call) result(r domain.WriteResult) domain.WriteResult {
 	r.Schema = c.sawDDL()
 	r.RowsAffected = -1
 	if c.saw(domain.ActionInsert) || c.saw(domain.ActionUpdate) || c.saw(domain.ActionDelete) {
-		r.RowsAffected = c.h.changes()
+		r.RowsAffected = c.h.Changes()
 	}
 	r.LastInsertRowID = c.lastInsert
 	return r
@@ -241,18 +245,18 @@ func (c *call) countRows(tables []string) (int64, error) {
 	defer func() { c.suspended = false }()
 	var total int64
 	for _, t := range tables {
-		st, _, err := c.h.prepare("SELECT count(*) FROM " + quoteIdent(t))
+		st, _, err := c.h.Prepare("SELECT count(*) FROM " + quoteIdent(t))
 		if err != nil {
 			return 0, err
 		}
 		v := make([]any, 1)
-		more, err := st.step()
+		more, err := st.Step()
 		if err == nil && more {
-			st.row(v)
+			st.Row(v)
 			n, _ := v[0].(int64)
 			total += n
 		}
-		st.finalize()
+		st.Finalize()
 		if err != nil {
 			return 0, err
 		}

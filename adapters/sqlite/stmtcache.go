@@ -6,10 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"modernc.org/libc"
 	msqlite "modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -50,7 +49,7 @@ const (
 // cachedStmt is one compiled, inspected read statement.
 type cachedStmt struct {
 	sql      string
-	p        uintptr
+	st       engine.Stmt
 	bytes    int
 	reprep   int32 // SQLITE_STMTSTATUS_REPREPARE when last inspected
 	elem     *list.Element
@@ -62,8 +61,8 @@ type connState struct {
 	dc     any
 	cur    *call // the agent call holding the connection, nil between calls
 	authOn bool
-	off    bool    // Options.NoStatementCache
-	qoStmt uintptr // "PRAGMA query_only", compiled once
+	off    bool        // Options.NoStatementCache
+	qoStmt engine.Stmt // "PRAGMA query_only", compiled once
 
 	seen     map[uint64]bool
 	seenRing [stmtCacheSeen]uint64
@@ -125,20 +124,16 @@ func (sc *stmtCaches) sweepLocked() {
 		if !connClosed(dc) {
 			continue
 		}
-		tls := libc.NewTLS()
 		for _, e := range cs.byKey {
-			lib.Xsqlite3_finalize(tls, e.p)
+			engine.FinalizeDetached(e.st)
 		}
-		if cs.qoStmt != 0 {
-			lib.Xsqlite3_finalize(tls, cs.qoStmt)
-		}
-		tls.Close()
+		engine.FinalizeDetached(cs.qoStmt)
 		delete(sc.states, dc)
 	}
 }
 
 // connClosed reports whether the driver connection was closed, read under
-// the driver's own connection lock (rawHandle checks the layout and says
+// the driver's own connection lock (engine.Open checks the layout and says
 // "closed" once the driver zeroed its pointer).
 func connClosed(dc any) bool {
 	l, ok := dc.(sync.Locker)
@@ -147,28 +142,28 @@ func connClosed(dc any) bool {
 	}
 	l.Lock()
 	defer l.Unlock()
-	_, err := rawHandle(dc)
+	_, err := engine.Open(dc)
 	return err != nil
 }
 
 // ensureQueryOnly re-asserts query_only without writing the flag when it
 // is already set: writing it would expire every cached statement.
-func (cs *connState) ensureQueryOnly(h handle) error {
-	if cs.qoStmt == 0 {
-		st, _, err := h.prepare("PRAGMA query_only")
+func (cs *connState) ensureQueryOnly(h engine.Handle) error {
+	if cs.qoStmt.Empty() {
+		st, _, err := h.Prepare("PRAGMA query_only")
 		if err != nil {
 			return err
 		}
-		cs.qoStmt = st.p
+		cs.qoStmt = st
 	}
-	st := prepared{h: h, p: cs.qoStmt}
-	more, err := st.step()
-	on := err == nil && more && st.int64(0) == 1
-	lib.Xsqlite3_reset(h.tls, cs.qoStmt)
+	st := cs.qoStmt
+	more, err := st.Step()
+	on := err == nil && more && st.Int64(0) == 1
+	st.Reset()
 	if err != nil || on {
 		return err
 	}
-	return h.exec("PRAGMA query_only = 1")
+	return h.Exec("PRAGMA query_only = 1")
 }
 
 // get returns the cached statement for sql, most recently used first.
@@ -210,18 +205,18 @@ var seenSeed = maphash.MakeSeed()
 // put keeps st under sql when it is a plain read and fits the bounds; it
 // reports whether the cache took the statement (the caller then must not
 // finalize it).
-func (cs *connState) put(h handle, c *call, sql string, st prepared) *cachedStmt {
-	if st.p == 0 || cs.off || !onlyReads(c) {
+func (cs *connState) put(c *call, sql string, st engine.Stmt) *cachedStmt {
+	if st.Empty() || cs.off || !onlyReads(c) {
 		return nil
 	}
-	size := len(sql) + int(lib.Xsqlite3_stmt_status(h.tls, st.p, lib.SQLITE_STMTSTATUS_MEMUSED, 0))
+	size := len(sql) + st.MemUsed()
 	if size > stmtCacheMaxEntry {
 		return nil
 	}
 	for cs.lru.Len() >= stmtCacheEntries || (cs.lru.Len() > 0 && cs.bytes+size > stmtCacheBytes) {
-		cs.drop(h, cs.lru.Back().Value.(*cachedStmt))
+		cs.drop(cs.lru.Back().Value.(*cachedStmt))
 	}
-	e := &cachedStmt{sql: sql, p: st.p, bytes: size, reprep: reprepares(h, st.p), inspects: 1}
+	e := &cachedStmt{sql: sql, st: st, bytes: size, reprep: st.Reprepares(), inspects: 1}
 	e.elem = cs.lru.PushFront(e)
 	cs.byKey[sql] = e
 	cs.bytes += size
@@ -229,8 +224,8 @@ func (cs *connState) put(h handle, c *call, sql string, st prepared) *cachedStmt
 }
 
 // drop finalizes and forgets e.
-func (cs *connState) drop(h handle, e *cachedStmt) {
-	lib.Xsqlite3_finalize(h.tls, e.p)
+func (cs *connState) drop(e *cachedStmt) {
+	e.st.Finalize()
 	cs.lru.Remove(e.elem)
 	delete(cs.byKey, e.sql)
 	cs.bytes -= e.bytes
@@ -241,9 +236,4 @@ func onlyReads(c *call) bool {
 	const reads = 1<<uint(domain.ActionSelect) | 1<<uint(domain.ActionRead) |
 		1<<uint(domain.ActionFunction) | 1<<uint(domain.ActionRecursive)
 	return c.seen != 0 && c.seen&^reads == 0
-}
-
-// reprepares is SQLite's count of automatic recompiles of p.
-func reprepares(h handle, p uintptr) int32 {
-	return lib.Xsqlite3_stmt_status(h.tls, p, lib.SQLITE_STMTSTATUS_REPREPARE, 0)
 }

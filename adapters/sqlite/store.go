@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
+
 	"context"
 	"database/sql"
 	"errors"
@@ -14,7 +16,6 @@ import (
 	// The driver registers itself as "sqlite" with database/sql. This is the
 	// only package that opens SQLite, so the import lives here.
 	msqlite "modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
 )
 
 // busyTimeout is how long a connection waits for another writer (another
@@ -53,6 +54,9 @@ type Options struct {
 	// tables, instead of refusing the file; bootstrap then creates the
 	// server's own. Tables are never dropped.
 	RepairServerObjects bool
+	// ApprovalQueue creates the approval queue's tables (--confirm-fallback
+	// queue; approvals.go).
+	ApprovalQueue bool
 	// NoAutoCheckpoint turns SQLite's automatic checkpoints off on every
 	// connection (wal_autocheckpoint=0): a replicator (Litestream) controls
 	// checkpoints on a replicated database, and no other connection may
@@ -217,11 +221,11 @@ func (s *Store) check(ctx context.Context) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &se) && se.Code()&0xff == lib.SQLITE_NOTADB:
+	case errors.As(err, &se) && se.Code()&0xff == engine.CodeNotADB:
 		return fmt.Errorf("%s is not a SQLite database (%s); point --db at a SQLite file, or at a new path to start an empty one", s.name, s.scrub(err.Error()))
 	case s.opts.ReadOnly:
 		return fmt.Errorf("cannot read %s in read-only mode: %s", s.name, s.explainReadOnly(err))
-	case errors.As(err, &se) && se.Code()&0xff == lib.SQLITE_CORRUPT:
+	case errors.As(err, &se) && se.Code()&0xff == engine.CodeCorrupt:
 		return fmt.Errorf("%s is not a usable SQLite database: %s; the server left it as it is. %s", s.name, s.scrub(err.Error()), damagedHint(s.name))
 	}
 	return fmt.Errorf("%s is not a usable SQLite database: %s", s.name, s.scrub(err.Error()))
@@ -236,7 +240,7 @@ func (s *Store) explainReadOnly(err error) string {
 		return msg
 	}
 	switch se.Code() {
-	case lib.SQLITE_CANTOPEN, lib.SQLITE_READONLY_DIRECTORY, lib.SQLITE_READONLY_CANTINIT:
+	case engine.CodeCantOpen, engine.CodeReadonlyDirectory, engine.CodeReadonlyCantInit:
 		if s.wal {
 			return fmt.Sprintf("it is a WAL database and its %[1]s-wal file exists (another program may be writing it), "+
 				"so SQLite needs the %[1]s-shm file beside it and cannot open or create it (SQLite: %[2]s); "+
@@ -244,7 +248,7 @@ func (s *Store) explainReadOnly(err error) string {
 				"(which checkpoints and removes %[1]s-wal) and start again", s.name, msg)
 		}
 		return fmt.Sprintf("SQLite cannot open it (SQLite: %s); check that this user may read the file and search its folder", msg)
-	case lib.SQLITE_READONLY_ROLLBACK:
+	case engine.CodeReadonlyRollback:
 		return fmt.Sprintf("a program crashed while writing it and left %[1]s-journal, which must be rolled back before the file can be read (SQLite: %[2]s); "+
 			"open it once read-write, for example with the sqlite3 shell, and start again", s.name, msg)
 	}

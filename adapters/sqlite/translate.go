@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	msqlite "modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -25,27 +25,27 @@ func (s *Store) translate(ctx context.Context, c *call, err error) error {
 	if errors.As(err, &de) {
 		return err
 	}
-	var se *sqliteError
+	var se *engine.Error
 	if !errors.As(err, &se) {
 		return s.connError(ctx, err)
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		return errCancelled()
-	case ctx.Err() != nil && (se.code == lib.SQLITE_INTERRUPT || errors.Is(ctx.Err(), context.DeadlineExceeded)):
+	case ctx.Err() != nil && (se.Code == engine.CodeInterrupt || errors.Is(ctx.Err(), context.DeadlineExceeded)):
 		return s.timeoutError()
-	case se.code == lib.SQLITE_BUSY:
+	case se.Code == engine.CodeBusy:
 		return s.busyError()
-	case se.code == lib.SQLITE_NOMEM:
+	case se.Code == engine.CodeNoMem:
 		return heapError()
-	case se.code == lib.SQLITE_CORRUPT || se.code == lib.SQLITE_NOTADB:
-		return s.damagedError(se.msg)
-	case c != nil && c.denial != "" && se.code == lib.SQLITE_AUTH:
+	case se.Code == engine.CodeCorrupt || se.Code == engine.CodeNotADB:
+		return s.damagedError(se.Msg)
+	case c != nil && c.denial != "" && se.Code == engine.CodeAuth:
 		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
-	case c != nil && c.denial != "" && strings.Contains(se.msg, "not authorized"):
+	case c != nil && c.denial != "" && strings.Contains(se.Msg, "not authorized"):
 		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
 	}
-	return domain.SQLiteError(s.scrub(se.msg))
+	return domain.SQLiteError(s.scrub(se.Msg))
 }
 
 func (s *Store) timeoutError() error {
@@ -69,12 +69,12 @@ func (s *Store) lockError(ctx context.Context, err error) error {
 // isBusy reports whether err is SQLite's SQLITE_BUSY ("database is locked"),
 // from the C API or from the database/sql driver.
 func isBusy(err error) bool {
-	var se *sqliteError
+	var se *engine.Error
 	if errors.As(err, &se) {
-		return se.code == lib.SQLITE_BUSY
+		return se.Code == engine.CodeBusy
 	}
 	var me *msqlite.Error
-	return errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_BUSY
+	return errors.As(err, &me) && me.Code()&0xff == engine.CodeBusy
 }
 
 // busyError says the write lock stayed taken by someone else.
@@ -117,10 +117,10 @@ func (s *Store) connError(ctx context.Context, err error) error {
 		return s.busyError()
 	}
 	var me *msqlite.Error
-	if errors.As(err, &me) && me.Code()&0xff == lib.SQLITE_NOMEM {
+	if errors.As(err, &me) && me.Code()&0xff == engine.CodeNoMem {
 		return heapError()
 	}
-	if errors.As(err, &me) && (me.Code()&0xff == lib.SQLITE_CORRUPT || me.Code()&0xff == lib.SQLITE_NOTADB) {
+	if errors.As(err, &me) && (me.Code()&0xff == engine.CodeCorrupt || me.Code()&0xff == engine.CodeNotADB) {
 		return s.damagedError(err.Error())
 	}
 	return domain.SQLiteError(s.scrub(err.Error()))

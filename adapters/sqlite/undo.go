@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -159,14 +160,14 @@ func (u *Undoer) liveObjects(ctx context.Context) (domain.UndoObjects, error) {
 	defer conn.Close()
 	var objs domain.UndoObjects
 	err = conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		h, err := engine.Open(dc)
 		if err != nil {
 			return err
 		}
-		if err := h.exec("BEGIN"); err != nil {
+		if err := h.Exec("BEGIN"); err != nil {
 			return err
 		}
-		defer h.exec("COMMIT")
+		defer h.Exec("COMMIT")
 		objs, err = readUndoObjects(h, "main", nil)
 		return err
 	})
@@ -190,7 +191,7 @@ func fileObjects(ctx context.Context, path string) (domain.UndoObjects, error) {
 	defer conn.Close()
 	var objs domain.UndoObjects
 	err = conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		h, err := engine.Open(dc)
 		if err != nil {
 			return err
 		}

@@ -2,16 +2,12 @@ package sqlite
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"hash"
-	"math"
 	"sort"
 	"strings"
 
-	"modernc.org/libc"
-	lib "modernc.org/sqlite/lib"
-
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -33,14 +29,14 @@ type tableShape struct {
 func sqlText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // queryRows steps q on h and calls fn with each row's statement.
-func queryRows(h handle, q string, fn func(prepared) error) error {
-	st, _, err := h.prepare(q)
+func queryRows(h engine.Handle, q string, fn func(engine.Stmt) error) error {
+	st, _, err := h.Prepare(q)
 	if err != nil {
 		return err
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	for {
-		more, err := st.step()
+		more, err := st.Step()
 		if err != nil || !more {
 			return err
 		}
@@ -51,10 +47,10 @@ func queryRows(h handle, q string, fn func(prepared) error) error {
 }
 
 // tableShapes are schema's tables by lower-cased name.
-func tableShapes(h handle, schema string) (map[string]tableShape, error) {
+func tableShapes(h engine.Handle, schema string) (map[string]tableShape, error) {
 	out := map[string]tableShape{}
-	err := queryRows(h, "SELECT name, type, wr FROM pragma_table_list WHERE schema = "+sqlText(schema), func(st prepared) error {
-		out[strings.ToLower(st.text(0))] = tableShape{kind: st.text(1), withoutRowid: st.int64(2) != 0}
+	err := queryRows(h, "SELECT name, type, wr FROM pragma_table_list WHERE schema = "+sqlText(schema), func(st engine.Stmt) error {
+		out[strings.ToLower(st.Text(0))] = tableShape{kind: st.Text(1), withoutRowid: st.Int64(2) != 0}
 		return nil
 	})
 	return out, err
@@ -76,7 +72,7 @@ func shadowsOf(shapes map[string]tableShape, vtab string) []string {
 
 // readUndoObjects reads schema's user objects with the digests of the
 // tables digest accepts (nil: all; the others' Content stays "").
-func readUndoObjects(h handle, schema string, digest func(name string) bool) (domain.UndoObjects, error) {
+func readUndoObjects(h engine.Handle, schema string, digest func(name string) bool) (domain.UndoObjects, error) {
 	shapes, err := tableShapes(h, schema)
 	if err != nil {
 		return nil, err
@@ -84,8 +80,8 @@ func readUndoObjects(h handle, schema string, digest func(name string) bool) (do
 	var objs domain.UndoObjects
 	hasSeq := false
 	q := "SELECT type, name, tbl_name, coalesce(sql, '') FROM " + quoteIdent(schema) + ".sqlite_schema ORDER BY rowid"
-	err = queryRows(h, q, func(st prepared) error {
-		o := domain.UndoObject{Type: st.text(0), Name: st.text(1), Table: st.text(2), SQL: st.text(3)}
+	err = queryRows(h, q, func(st engine.Stmt) error {
+		o := domain.UndoObject{Type: st.Text(0), Name: st.Text(1), Table: st.Text(2), SQL: st.Text(3)}
 		if strings.EqualFold(o.Name, "sqlite_sequence") {
 			hasSeq = true
 		}
@@ -144,12 +140,12 @@ func rowidName(cols []string) string {
 // tableColumns are table's columns as pragma_table_xinfo lists them, and
 // which of them can be written (not generated, not a virtual table's
 // hidden column).
-func tableColumns(h handle, schema, table string) (all, writable []string, err error) {
+func tableColumns(h engine.Handle, schema, table string) (all, writable []string, err error) {
 	q := "SELECT name, hidden FROM pragma_table_xinfo(" + sqlText(table) + ", " + sqlText(schema) + ") ORDER BY cid"
-	err = queryRows(h, q, func(st prepared) error {
-		name := st.text(0)
+	err = queryRows(h, q, func(st engine.Stmt) error {
+		name := st.Text(0)
 		all = append(all, name)
-		if st.int64(1) == 0 {
+		if st.Int64(1) == 0 {
 			writable = append(writable, name)
 		}
 		return nil
@@ -158,14 +154,14 @@ func tableColumns(h handle, schema, table string) (all, writable []string, err e
 }
 
 // digestTable adds table's name and rows to d and returns the row count.
-func digestTable(h handle, d hash.Hash, schema, table string, sh tableShape) (int64, error) {
+func digestTable(h engine.Handle, d hash.Hash, schema, table string, sh tableShape) (int64, error) {
 	d.Write([]byte(strings.ToLower(table)))
 	d.Write([]byte{0})
 	from := quoteIdent(schema) + "." + quoteIdent(table)
 	if sh.withoutRowid {
 		var keys []string
 		q := "SELECT name FROM pragma_table_info(" + sqlText(table) + ", " + sqlText(schema) + ") WHERE pk > 0 ORDER BY pk"
-		if err := queryRows(h, q, func(st prepared) error { keys = append(keys, quoteIdent(st.text(0))); return nil }); err != nil {
+		if err := queryRows(h, q, func(st engine.Stmt) error { keys = append(keys, quoteIdent(st.Text(0))); return nil }); err != nil {
 			return 0, err
 		}
 		return digestRows(h, d, "SELECT * FROM "+from+" ORDER BY "+strings.Join(keys, ", "))
@@ -181,40 +177,11 @@ func digestTable(h handle, d hash.Hash, schema, table string, sh tableShape) (in
 }
 
 // digestRows adds every typed value of q's rows to d.
-func digestRows(h handle, d hash.Hash, q string) (int64, error) {
+func digestRows(h engine.Handle, d hash.Hash, q string) (int64, error) {
 	var n int64
-	var num [9]byte
-	err := queryRows(h, q, func(st prepared) error {
+	err := queryRows(h, q, func(st engine.Stmt) error {
 		n++
-		tls, p := st.h.tls, st.p
-		for i := 0; i < st.ncol; i++ {
-			typ := lib.Xsqlite3_column_type(tls, p, int32(i))
-			num[0] = byte(typ)
-			switch typ {
-			case lib.SQLITE_INTEGER:
-				binary.BigEndian.PutUint64(num[1:], uint64(lib.Xsqlite3_column_int64(tls, p, int32(i))))
-				d.Write(num[:])
-			case lib.SQLITE_FLOAT:
-				binary.BigEndian.PutUint64(num[1:], math.Float64bits(lib.Xsqlite3_column_double(tls, p, int32(i))))
-				d.Write(num[:])
-			case lib.SQLITE_TEXT, lib.SQLITE_BLOB:
-				var ptr uintptr
-				if typ == lib.SQLITE_TEXT {
-					ptr = lib.Xsqlite3_column_text(tls, p, int32(i))
-				} else {
-					ptr = lib.Xsqlite3_column_blob(tls, p, int32(i))
-				}
-				size := int(lib.Xsqlite3_column_bytes(tls, p, int32(i)))
-				binary.BigEndian.PutUint64(num[1:], uint64(size))
-				d.Write(num[:])
-				if ptr != 0 && size > 0 {
-					d.Write(libc.GoBytes(ptr, size))
-				}
-			default:
-				d.Write(num[:1])
-			}
-		}
-		d.Write([]byte{0xff})
+		st.WriteTyped(d)
 		return nil
 	})
 	return n, err

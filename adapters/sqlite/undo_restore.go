@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -64,11 +65,11 @@ func (u *Undoer) Restore(ctx context.Context, plan domain.UndoPlan, next func(in
 		return e, u.db.lockError(ctx, err)
 	}
 	err = conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		h, err := engine.Open(dc)
 		if err != nil {
 			return err
 		}
-		stop := armDeadline(ctx, h.db)
+		stop := armDeadline(ctx, h)
 		defer stop()
 		return u.restoreOn(h, plan)
 	})
@@ -101,7 +102,7 @@ func (u *Undoer) Restore(ctx context.Context, plan domain.UndoPlan, next func(in
 
 // restoreOn checks, runs the steps and checks again, inside the
 // transaction.
-func (u *Undoer) restoreOn(h handle, plan domain.UndoPlan) error {
+func (u *Undoer) restoreOn(h engine.Handle, plan domain.UndoPlan) error {
 	// Only the tables the plan rewrites are digested under the write
 	// lock: a running server's writes wait for it.
 	now, err := readUndoObjects(h, "main", plan.Restores)
@@ -137,11 +138,11 @@ func stepVerb(op domain.UndoOp) string {
 	return "copying the rows of"
 }
 
-func (u *Undoer) runStep(h handle, st domain.UndoStep) error {
+func (u *Undoer) runStep(h engine.Handle, st domain.UndoStep) error {
 	o := st.Object
 	switch st.Op {
 	case domain.UndoDrop:
-		return h.exec("DROP " + strings.ToUpper(o.Type) + " main." + quoteIdent(o.Name))
+		return h.Exec("DROP " + strings.ToUpper(o.Type) + " main." + quoteIdent(o.Name))
 	case domain.UndoCreate:
 		return createFrom(h, o.SQL)
 	}
@@ -171,36 +172,36 @@ func (u *Undoer) runStep(h handle, st domain.UndoStep) error {
 	} else if !ok {
 		snap = "SELECT NULL AS r, NULL AS seq WHERE 0"
 	}
-	if err := h.exec("DELETE FROM main.sqlite_sequence WHERE name = " + name); err != nil {
+	if err := h.Exec("DELETE FROM main.sqlite_sequence WHERE name = " + name); err != nil {
 		return err
 	}
 	// The row comes back under its old rowid when that is free.
-	return h.exec("INSERT INTO main.sqlite_sequence (rowid, name, seq) SELECT CASE WHEN EXISTS (SELECT 1 FROM main.sqlite_sequence WHERE rowid = s.r) " +
+	return h.Exec("INSERT INTO main.sqlite_sequence (rowid, name, seq) SELECT CASE WHEN EXISTS (SELECT 1 FROM main.sqlite_sequence WHERE rowid = s.r) " +
 		"THEN NULL ELSE s.r END, " + name + ", s.seq FROM (" + snap + ") AS s")
 }
 
 // createFrom runs a stored definition: one CREATE statement, nothing
 // after it (sqlite_schema holds exactly that unless the file was edited
 // with writable_schema).
-func createFrom(h handle, def string) error {
-	st, tail, err := h.prepare(def)
+func createFrom(h engine.Handle, def string) error {
+	st, tail, err := h.Prepare(def)
 	if err != nil {
 		return err
 	}
-	defer st.finalize()
+	defer st.Finalize()
 	if !strings.HasPrefix(strings.ToUpper(def), "CREATE ") || strings.TrimSpace(tail) != "" {
 		return domain.Errorf(domain.ErrInvalidArgument, "its stored definition is not one CREATE statement")
 	}
-	_, err = st.step()
+	_, err = st.Step()
 	return err
 }
 
 // copyRows copies table's rows, rowids included, from the snapshot; with
 // empty the live rows are deleted first.
-func copyRows(h handle, table string, empty bool) error {
+func copyRows(h engine.Handle, table string, empty bool) error {
 	to, from := "main."+quoteIdent(table), undoSchema+"."+quoteIdent(table)
 	if empty {
-		if err := h.exec("DELETE FROM " + to); err != nil {
+		if err := h.Exec("DELETE FROM " + to); err != nil {
 			return err
 		}
 	}
@@ -220,13 +221,13 @@ func copyRows(h handle, table string, empty bool) error {
 		cols = append([]string{r}, cols...)
 	}
 	list := strings.Join(cols, ", ")
-	return h.exec("INSERT INTO " + to + " (" + list + ") SELECT " + list + " FROM " + from)
+	return h.Exec("INSERT INTO " + to + " (" + list + ") SELECT " + list + " FROM " + from)
 }
 
 // hasTable reports whether schema has a table called name.
-func hasTable(h handle, schema, name string) (bool, error) {
+func hasTable(h engine.Handle, schema, name string) (bool, error) {
 	found := false
-	err := queryRows(h, "SELECT 1 FROM "+quoteIdent(schema)+".sqlite_schema WHERE type = 'table' AND name = "+sqlText(name), func(prepared) error {
+	err := queryRows(h, "SELECT 1 FROM "+quoteIdent(schema)+".sqlite_schema WHERE type = 'table' AND name = "+sqlText(name), func(engine.Stmt) error {
 		found = true
 		return nil
 	})

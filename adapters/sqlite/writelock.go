@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -43,11 +44,11 @@ func foreignWait(ctx context.Context, budget time.Time) time.Duration {
 // setBusy sets the busy timeout of a database/sql connection.
 func setBusy(conn *sql.Conn, d time.Duration) error {
 	return conn.Raw(func(dc any) error {
-		h, err := rawHandle(dc)
+		h, err := engine.Open(dc)
 		if err != nil {
 			return err
 		}
-		h.setBusyTimeout(d)
+		h.SetBusyTimeout(d)
 		return nil
 	})
 }

@@ -61,7 +61,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand, undoCommand, uiCommand}
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand, undoCommand, pendingCommand, approveCommand, denyCommand, uiCommand}
 }
 
 // commandOf splits off a leading subcommand name; nil means serve.

@@ -27,6 +27,9 @@ var readingRuns = map[string][][]string{
 	"log":       {{}, {"--failures"}, {"--json"}},
 	"snapshots": {{}, {"list"}, {"list", "--json"}},
 	"undo":      {},
+	"pending":   {{}, {"--json"}},
+	"approve":   {},
+	"deny":      {},
 	"call": {{}, {"read_query", `{"query": "SELECT * FROM items"}`}, {"list_tables"}, {"describe_table", `{"table": "items"}`},
 		{"get_schema"}, {"search_text", `{"table": "items", "pattern": "x"}`}, {"verify_chain"}, {"get_resume_context"}, {"--json", "read_query", `{"query": "SELECT 1"}`}},
 }

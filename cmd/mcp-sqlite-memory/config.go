@@ -74,7 +74,7 @@ type Config struct {
 	ShowVersion bool
 	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
 	ShowHelp bool
-	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore);
+	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore, pending, approve, deny);
 	// "" serves MCP. Args are its positional arguments and CLI its options.
 	Command string
 	Args    []string
@@ -87,6 +87,9 @@ type Config struct {
 	ReplicateSync time.Duration
 	// ReplicateFrom names the setting Replicate came from, for messages.
 	ReplicateFrom string
+	// Confirm are --confirm, --confirm-fallback and --confirm-wait
+	// (confirmflags.go).
+	Confirm domain.ConfirmSettings
 }
 
 // startupNotes is what parsing learns for startup messages rather than for
@@ -156,6 +159,7 @@ type settings struct {
 	maxSearches, maxSearchValue     rawValue
 	http                            httpSettings
 	replicate                       replicateSettings
+	confirm                         confirmSettings
 }
 
 // ints pairs every integer setting with the Limits field it fills.
@@ -224,6 +228,7 @@ func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&s.cfg.Verbose, "v", verbose, "")
 	fs.BoolVar(&s.cfg.RepairServerObjects, "repair-server-objects", envBool(getenv(envRepair)), "")
 	addReplicateFlags(fs, &s.replicate, getenv)
+	addConfirmFlags(fs, &s.confirm, getenv)
 	fs.BoolVar(&s.cfg.Structured, "structured", envBool(getenv(envStructured)), "")
 	fs.BoolVar(&s.cfg.ShowVersion, "version", false, "")
 	fs.BoolVar(&s.cfg.ShowHelp, "help", false, "")
@@ -338,6 +343,9 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 		return Config{}, nil, err
 	}
 	if err := s.replicate.apply(&cfg, names); err != nil {
+		return Config{}, nil, err
+	}
+	if err := s.confirm.apply(&cfg, names); err != nil {
 		return Config{}, nil, err
 	}
 	return cfg, names, nil
@@ -464,6 +472,7 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 
 Commands for people, on the same file while a server runs (each with --help):
   %[1]s verify|resume|log|snapshots|call|undo --db PATH ...
+  %[1]s pending|approve|deny --db PATH ...
 `+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
@@ -473,5 +482,5 @@ Commands for people, on the same file while a server runs (each with --help):
 		d.MaxRequestBytes, envMaxRequestBytes,
 		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
 		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,
-		envRepair) + replicateUsage()
+		envRepair) + replicateUsage() + confirmUsage()
 }

@@ -20,7 +20,9 @@ var flagEnvs = map[string]string{
 	"read-only": envReadOnly, "verbose": envVerbose, "repair-server-objects": envRepair, "structured": envStructured,
 	"http": envHTTP, "auth-token-file": envAuthTokenFile, "allowed-hosts": envAllowedHosts,
 	"max-sessions": envMaxSessions, "session-idle-timeout": envSessionIdle,
+	"oauth-issuer": envOAuthIssuer, "oauth-audience": envOAuthAudience,
 	"replicate": envReplicate, "replicate-sync-interval": envReplicateSync,
+	"confirm": envConfirm, "confirm-fallback": envConfirmFallback, "confirm-wait": envConfirmWait,
 }
 
 // flagNames says how the user named each setting, so that every message
@@ -123,7 +125,7 @@ func invalidf(format string, args ...any) *usageError {
 // user typed its flag.
 func (s *settings) spellSources(names *flagNames) {
 	var l domain.Limits
-	vs := []*rawValue{&s.queryTimeout, &s.http.maxSessions, &s.http.sessionIdle}
+	vs := []*rawValue{&s.queryTimeout, &s.http.maxSessions, &s.http.sessionIdle, &s.confirm.wait}
 	for _, f := range s.ints(&l) {
 		vs = append(vs, f.v)
 	}

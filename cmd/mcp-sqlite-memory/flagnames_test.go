@@ -22,6 +22,9 @@ var badValues = map[string][]string{
 	"session-idle-timeout": {"x", "0"}, "http": {"nohostport"},
 	"auth-token-file": {"/nonexistent/edges/token"}, "read-only": {"maybe"},
 	"replicate": {"ftp://host/x", "file://"}, "replicate-sync-interval": {"soon", "1ms"},
+	"confirm": {"always", "yes"}, "confirm-fallback": {"ask", "allow"}, "confirm-wait": {"soon", "0", "1", "100000"},
+	"oauth-issuer":   {"http://auth.example.com", "ftp://auth.example.com", "auth.example.com"},
+	"oauth-audience": {"db", "https://db.example.com/mcp#x"},
 }
 
 // noBadValue are flags with no malformed value: any path or list is
@@ -132,6 +135,12 @@ func TestIgnoredSettingsAreWarnedAbout(t *testing.T) {
 		{[]string{"--db", "/d.db"}, map[string]string{envSessionIdle: "5", envAuthToken: "0123456789abcdef0123"},
 			[]string{envSessionIdle + " is ignored without --http", envAuthToken + " is ignored without --http"}},
 		{[]string{"--db", "/d.db", "--http", "127.0.0.1:9", "--allowed-hosts", "x"}, nil, nil},
+		{[]string{"--db", "/d.db", "--read-only", "--confirm", "writes"}, nil, []string{"--confirm is ignored with --read-only"}},
+		{[]string{"--db", "/d.db", "--confirm", "off", "-confirm-fallback", "queue"}, map[string]string{envConfirmWait: "60"},
+			[]string{"-confirm-fallback is ignored with --confirm off", envConfirmWait + " is ignored with --confirm off"}},
+		{[]string{"--db", "/d.db", "--confirm", "writes", "--confirm-fallback", "refuse", "--confirm-wait", "60"}, nil, nil},
+		{[]string{"--db", "/d.db", "--oauth-issuer", "https://auth.example.com", "--oauth-audience", "https://db.example.com/mcp"}, nil,
+			[]string{"--oauth-issuer is ignored without --http", "--oauth-audience is ignored without --http"}},
 	} {
 		_, notes, err := parseConfigNotes(c.args, envOf(c.env))
 		require.NoError(t, err, c.args)

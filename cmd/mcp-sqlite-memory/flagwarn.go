@@ -2,6 +2,8 @@ package main
 
 import (
 	"os/exec"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // ignoredSettings lists, one line each, the settings that were given but
@@ -20,7 +22,7 @@ func ignoredSettings(cfg Config, names *flagNames, getenv func(string) string) [
 		out = append(out, cfg.HTTP.tokenWarning)
 	}
 	if cfg.HTTP.Addr == "" {
-		for _, f := range []string{"auth-token-file", "allowed-hosts", "max-sessions", "session-idle-timeout"} {
+		for _, f := range []string{"auth-token-file", "allowed-hosts", "max-sessions", "session-idle-timeout", "oauth-issuer", "oauth-audience"} {
 			if names.given(f) {
 				out = append(out, "warning: "+names.of(f)+" is ignored without --http: the server speaks MCP on stdio")
 			}
@@ -31,6 +33,22 @@ func ignoredSettings(cfg Config, names *flagNames, getenv func(string) string) [
 	}
 	if cfg.Replicate == "" && names.given("replicate-sync-interval") {
 		out = append(out, "warning: "+names.of("replicate-sync-interval")+" is ignored without --replicate: nothing is replicated")
+	}
+	return append(out, ignoredConfirmSettings(cfg, names)...)
+}
+
+// ignoredConfirmSettings are the confirmation settings that cannot apply:
+// read-only mode offers no tool that asks, and --confirm off never asks.
+func ignoredConfirmSettings(cfg Config, names *flagNames) []string {
+	var out []string
+	for _, f := range []string{"confirm", "confirm-fallback", "confirm-wait"} {
+		switch {
+		case !names.given(f) || cfg.Command != "":
+		case cfg.ReadOnly:
+			out = append(out, "warning: "+names.of(f)+" is ignored with --read-only: no tool that changes anything is offered")
+		case f != "confirm" && cfg.Confirm.Mode == domain.ConfirmOff:
+			out = append(out, "warning: "+names.of(f)+" is ignored with --confirm off: nobody is asked")
+		}
 	}
 	return out
 }

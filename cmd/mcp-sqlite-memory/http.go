@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/oauth"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -28,6 +29,8 @@ const (
 	envAllowedHosts  = "MCP_SQLITE_ALLOWED_HOSTS"
 	envMaxSessions   = "MCP_SQLITE_MAX_SESSIONS"
 	envSessionIdle   = "MCP_SQLITE_SESSION_IDLE_TIMEOUT"
+	envOAuthIssuer   = "MCP_SQLITE_OAUTH_ISSUER"
+	envOAuthAudience = "MCP_SQLITE_OAUTH_AUDIENCE"
 )
 
 // Defaults of the HTTP transport.
@@ -57,14 +60,20 @@ type HTTPConfig struct {
 	MaxSessions int
 	// SessionIdle closes a session idle this long.
 	SessionIdle time.Duration
+	// OAuth, when set, verifies OAuth access tokens instead of Token
+	// (--oauth-issuer, --oauth-audience).
+	OAuth *mcpserver.OAuthOptions
 	// tokenWarning, when not "", is the start-up warning about a token
 	// file other users can read.
 	tokenWarning string
 }
 
+var _ mcpserver.TokenVerifier = (*oauth.TokenVerifier)(nil)
+
 // httpSettings are the HTTP flags as given.
 type httpSettings struct {
 	addr, tokenFile, hosts   string
+	issuer, audience         string
 	maxSessions, sessionIdle rawValue
 }
 
@@ -73,6 +82,8 @@ func registerHTTPFlags(fs *flag.FlagSet, s *httpSettings, getenv func(string) st
 	fs.StringVar(&s.addr, "http", getenv(envHTTP), "")
 	fs.StringVar(&s.tokenFile, "auth-token-file", getenv(envAuthTokenFile), "")
 	fs.StringVar(&s.hosts, "allowed-hosts", getenv(envAllowedHosts), "")
+	fs.StringVar(&s.issuer, "oauth-issuer", getenv(envOAuthIssuer), "")
+	fs.StringVar(&s.audience, "oauth-audience", getenv(envOAuthAudience), "")
 	for _, n := range []struct {
 		v         *rawValue
 		flag, env string
@@ -131,16 +142,53 @@ func parseHTTP(s *httpSettings, getenv func(string) string, names *flagNames) (H
 	if c.TokenSource != "" && len(c.Token) < minTokenBytes {
 		return c, usagef("the bearer token in %s is shorter than %d characters; use a random one, e.g. `openssl rand -hex 32`", c.TokenSource, minTokenBytes)
 	}
+	if err := parseOAuth(&c, s, names); err != nil {
+		return c, err
+	}
 	if c.Addr == "" {
 		return HTTPConfig{}, nil // stdio: the settings above were checked, and do not apply
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("invalid value %q for %s: want HOST:PORT, e.g. 127.0.0.1:8080", c.Addr, names.of("http"))
 	}
-	if c.Token == "" && !mcpserver.IsLoopbackAddr(c.Addr) {
+	if c.Token == "" && c.OAuth == nil && !mcpserver.IsLoopbackAddr(c.Addr) {
 		return c, usagef("%s %s is reachable from other machines, so it needs a bearer token: set --auth-token-file PATH or %s (or listen on 127.0.0.1)", names.of("http"), c.Addr, envAuthToken)
 	}
 	return c, nil
+}
+
+// parseOAuth reads --oauth-issuer and --oauth-audience. Both or neither;
+// and not with a static token: a shared secret would call every tool,
+// past the scopes, the audience and the expiry OAuth checks, so a server
+// takes one kind of credential (docs/decisions.md#oauth-resource-server).
+func parseOAuth(c *HTTPConfig, s *httpSettings, names *flagNames) error {
+	issuer, aud := strings.TrimSpace(s.issuer), strings.TrimSpace(s.audience)
+	if issuer != "" {
+		if err := oauth.CheckIssuer(issuer); err != nil {
+			return usagef("%s: %v", names.of("oauth-issuer"), err)
+		}
+	}
+	if aud != "" {
+		if err := oauth.CheckAudience(aud); err != nil {
+			return usagef("%s: %v", names.of("oauth-audience"), err)
+		}
+	}
+	if issuer == "" && aud == "" {
+		return nil
+	}
+	if issuer == "" || aud == "" {
+		return usagef("%s and %s go together: the issuer whose tokens are accepted, and this server's URL the tokens must name (e.g. https://db.example.com/mcp)",
+			names.of("oauth-issuer"), names.of("oauth-audience"))
+	}
+	if c.TokenSource != "" {
+		return usagef("%s and %s cannot be used together: a static token would call every tool whatever the OAuth scopes; choose one", names.of("oauth-issuer"), c.TokenSource)
+	}
+	v, err := oauth.New(oauth.Options{Issuer: issuer, Audience: aud})
+	if err != nil {
+		return usagef("%s / %s: %v", names.of("oauth-issuer"), names.of("oauth-audience"), err)
+	}
+	c.OAuth = &mcpserver.OAuthOptions{Verifier: v, Issuer: issuer, Resource: aud}
+	return nil
 }
 
 // readTokenFile reads the token file and the permission bits of the file
@@ -179,7 +227,7 @@ func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *s
 			hosts = append(hosts, host) // the bound address names this server
 		}
 	}
-	h := server.HTTPHandler(mcpserver.HTTPOptions{Token: c.Token, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
+	h := server.HTTPHandler(mcpserver.HTTPOptions{Token: c.Token, OAuth: c.OAuth, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
 	var handler http.Handler = h
 	if webView != nil {
 		mux := http.NewServeMux()
@@ -196,7 +244,7 @@ func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *s
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("serving over HTTP", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/mcp", "auth", c.Token != "", "max_sessions", c.MaxSessions)
+	log.Info("serving over HTTP", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/mcp", "auth", c.Token != "", "oauth", c.OAuth != nil, "max_sessions", c.MaxSessions)
 
 	select {
 	case err := <-served:
@@ -237,6 +285,13 @@ Serving over HTTP (Streamable HTTP at /mcp, GET /healthz); stdio when unset:
                             required unless ADDR is a loopback address
                             %[2]s
                             (or the token itself in %[3]s)
+  --oauth-issuer URL        accept OAuth access tokens (JWT) from this authorization
+                            server instead of a static token; https://, or http://
+                            on loopback only
+                            %[9]s
+  --oauth-audience URI      this server's URL, which the tokens' aud must name
+                            (RFC 8707), e.g. https://db.example.com/mcp
+                            %[10]s
   --allowed-hosts LIST      comma-separated host names accepted in Host and Origin
                             besides loopback names and the bound address
                             %[4]s
@@ -245,5 +300,5 @@ Serving over HTTP (Streamable HTTP at /mcp, GET /healthz); stdio when unset:
   --session-idle-timeout SECONDS  close a session idle this long (default %[7]s)
                             %[8]s
 `, envHTTP, envAuthTokenFile, envAuthToken, envAllowedHosts, defaultMaxSessions, envMaxSessions,
-		domain.FormatSeconds(defaultSessionIdle), envSessionIdle)
+		domain.FormatSeconds(defaultSessionIdle), envSessionIdle, envOAuthIssuer, envOAuthAudience)
 }

@@ -100,3 +100,39 @@ func TestTokenFileReadableByOthersIsWarned(t *testing.T) {
 	}
 	assert.Empty(t, warned(0o644), "stdio does not use the token file")
 }
+
+// --oauth-issuer and --oauth-audience go together, never with a static
+// token, and stand in for it on a non-loopback address.
+func TestParseOAuthSettings(t *testing.T) {
+	t.Parallel()
+	cfg, err := parseConfig([]string{"--db", "/d.db", "--http", "0.0.0.0:8080", "--oauth-issuer", "https://auth.example.com",
+		"--oauth-audience", "https://db.example.com/mcp"}, envOf(nil))
+	require.NoError(t, err)
+	require.NotNil(t, cfg.HTTP.OAuth)
+	assert.Equal(t, "https://auth.example.com", cfg.HTTP.OAuth.Issuer)
+	assert.Equal(t, "https://db.example.com/mcp", cfg.HTTP.OAuth.Resource)
+	assert.Empty(t, cfg.HTTP.Token)
+
+	cfg, err = parseConfig([]string{"--db", "/d.db", "--http", "127.0.0.1:0"}, envOf(map[string]string{
+		envOAuthIssuer: "http://127.0.0.1:9000", envOAuthAudience: "http://127.0.0.1:8080/mcp"}))
+	require.NoError(t, err)
+	require.NotNil(t, cfg.HTTP.OAuth, "http:// on loopback")
+
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--oauth-issuer", "https://auth.example.com"}, nil, "--oauth-audience go together"},
+		{[]string{"--oauth-audience", "https://db.example.com/mcp"}, nil, "--oauth-issuer and --oauth-audience go together"},
+		{[]string{"--oauth-issuer", "http://auth.example.com", "--oauth-audience", "https://db.example.com/mcp"}, nil, "not a loopback address"},
+		{[]string{"--oauth-issuer", "https://auth.example.com", "--oauth-audience", "https://db.example.com/mcp"},
+			map[string]string{envAuthToken: "0123456789abcdef-env"}, "cannot be used together"},
+	} {
+		_, err := parseConfig(append([]string{"--db", "/d.db", "--http", "0.0.0.0:8080"}, c.args...), envOf(c.env))
+		require.Error(t, err, "%v", c.args)
+		var ue *usageError
+		assert.ErrorAs(t, err, &ue, "exit status 2: %v", c.args)
+		assert.Contains(t, err.Error(), c.want, "%v", c.args)
+	}
+}

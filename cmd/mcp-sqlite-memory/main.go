@@ -1,7 +1,7 @@
 // Command mcp-sqlite-memory serves one SQLite file over MCP (stdio, or
 // Streamable HTTP with --http): SQL tools whose policy the server enforces,
 // and an append-only, hash-chained memory log the agent cannot rewrite. Its
-// subcommands (verify, resume, log, snapshots, call, restore) work on the
+// subcommands (verify, resume, log, snapshots, call, restore, pending, approve, deny) work on the
 // same file from a terminal. See README.md for flags and setup.
 package main
 

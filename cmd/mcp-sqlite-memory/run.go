@@ -38,7 +38,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 // run is the whole program: parse settings, wire the adapters to the core
 // and serve MCP on stdin/stdout until the client goes away or ctx ends.
 // Nothing but JSON-RPC is ever written to stdout; logs go to stderr. A
-// leading subcommand (verify, resume, log, snapshots, call, restore) runs that
+// leading subcommand (verify, resume, log, snapshots, call, restore, pending, approve, deny) runs that
 // instead, printing for a person or a script on stdout.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
 	stderr = terminalWriter(stderr) // logs and errors quote agent text

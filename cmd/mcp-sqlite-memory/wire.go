@@ -51,7 +51,7 @@ func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string)
 		RGPath: cfg.RGPath, AuditDB: cfg.AuditDB, CheckAuditDB: checkAuditPath,
 		SnapshotDir: cfg.SnapshotDir, SnapshotDirSetting: "--snapshot-dir (" + envSnapshotDir + ")",
 		Structured: cfg.Structured, HidePaths: cfg.HTTP.Addr != "", Version: buildVersion(), Session: session,
-		Logger: log, SDKLogger: sdkLog, Stderr: stderr,
+		Logger: log, SDKLogger: sdkLog, Stderr: stderr, Confirm: cfg.Confirm,
 	}
 	if cfg.CLI.looking {
 		o.Audit = unlogged{}

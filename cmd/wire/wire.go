@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/jsonlog"
@@ -81,6 +82,8 @@ type Options struct {
 	Audit ports.AuditSink
 	// WrapSnapshots, when set, wraps the snapshotter (to slow it down).
 	WrapSnapshots func(ports.Snapshotter) ports.Snapshotter
+	// Confirm are --confirm, --confirm-fallback and --confirm-wait.
+	Confirm domain.ConfirmSettings
 }
 
 // Wiring is one database's adapters, the core and the MCP server on top.
@@ -162,7 +165,8 @@ func (w *Wiring) NewServer(tools ports.Tools, memory bool) *mcpserver.Server {
 func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	o, log := w.o, w.log
 	store, err := sqlite.Open(ctx, o.DBPath, sqlite.Options{QueryTimeout: o.Limits.QueryTimeout, ReadOnly: o.ReadOnly, MaxCellChars: o.Limits.MaxCellChars,
-		RepairServerObjects: o.RepairServerObjects, NoAutoCheckpoint: o.NoAutoCheckpoint, ReadCacheBytes: readCacheBytes(o.Limits.MaxSQLiteHeapBytes)})
+		RepairServerObjects: o.RepairServerObjects, NoAutoCheckpoint: o.NoAutoCheckpoint,
+		ApprovalQueue: o.Confirm.Fallback == domain.FallbackQueue && !o.ReadOnly, ReadCacheBytes: readCacheBytes(o.Limits.MaxSQLiteHeapBytes)})
 	if err != nil {
 		return err
 	}
@@ -197,6 +201,10 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 				o.SnapshotDirSetting+" names a folder or the file is moved away", "path", snaps.Dir())
 		}
 		deps.Snapshots = snaps
+		deps.Impact = sqlite.NewImpactMeter(store)
+		if o.Confirm.Fallback == domain.FallbackQueue {
+			deps.Queue = sqlite.NewApprovalQueue(store, o.Clock)
+		}
 		if o.WrapSnapshots != nil {
 			deps.Snapshots = o.WrapSnapshots(snaps)
 		}
@@ -205,7 +213,8 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 		deps.Audit = o.Audit
 	}
 	w.Deps = deps
-	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log})
+	w.Service = app.New(deps, app.Options{Limits: o.Limits, Session: o.Session, Logger: log,
+		Confirm: o.Confirm, ConfirmDB: filepath.Base(o.DBPath)})
 	// Closed first: it writes the audit rows still owed (app/owed.go)
 	// while the stores are open.
 	w.closers = append(w.closers, w.Service.Close)

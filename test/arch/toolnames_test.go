@@ -25,11 +25,13 @@ const toolNameHome = "domain/tool.go"
 
 // toolNameHomonyms are the literals, by file, that are spelled like a tool
 // but name something else: domain.SealKind, the kind of the event that
-// seals a checkpoint, and the "snapshot" key of destructive_query's audit
-// detail (the snapshot's path). Both are stored values.
+// seals a checkpoint, the "snapshot" key of destructive_query's audit
+// detail (the snapshot's path), both stored values, and the value
+// "snapshot" of --confirm-fallback.
 var toolNameHomonyms = map[string][]string{
-	"domain/seal.go": {domain.ToolCheckpoint},
-	"app/write.go":   {domain.ToolSnapshot},
+	"domain/seal.go":    {domain.ToolCheckpoint},
+	"app/write.go":      {domain.ToolSnapshot},
+	"domain/confirm.go": {domain.ToolSnapshot},
 }
 
 // TestToolNamesAreSpelledOnce parses every production Go file (everything

@@ -44,7 +44,7 @@ func TestLegitimateTriggerIsCreatedByDestructiveQueryAndFires(t *testing.T) {
 	assert.Contains(t, env.MustFail(t, "write_query", map[string]any{"query": trigger}), "destructive_query")
 	out, isErr := destroy(t, env, trigger)
 	require.False(t, isErr, out)
-	assert.True(t, strings.HasPrefix(out, "ok: schema statement executed; snapshot: "), out)
+	assert.True(t, strings.HasPrefix(out, "ok: schema statement executed; ") && strings.Contains(out, "; snapshot: "), out)
 	write(t, env, "INSERT INTO notes (title) VALUES ('a'), ('b')")
 	write(t, env, "INSERT INTO notes (title) VALUES ('c')")
 	assert.Equal(t, "n\n3\n# 1 rows", read(t, env, "SELECT n FROM counters"))

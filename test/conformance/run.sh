@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance)
-# against the built server over Streamable HTTP. Node >= 22 and the suite are
+# against the built server over Streamable HTTP: its latest release (npm tag
+# latest) and its newest release, whose scenarios cover the 2026-07-28
+# revision (stateless, no initialize), run for both revisions on the same
+# /mcp. Then the TypeScript SDK's clients, 1.x and 2.x, connect in each
+# protocol era (clients.mjs). Node >= 22, the suites and the SDKs are
 # installed from npm into a temporary folder (no global installs). Scenarios
 # that call the suite's own fixture tools, resources and prompts do not apply
-# and are listed in expected-failures.yml; any other failing scenario, or a
+# and are listed in expected-failures.yml (latest) and
+# expected-failures-next.yml (newest); any other failing scenario, or a
 # listed one that starts passing, fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 SUITE_VERSION="${CONFORMANCE_VERSION:-0.1.16}"
+# The newest release (a prerelease: the first with 2026-07-28 scenarios).
+NEXT_VERSION="${CONFORMANCE_NEXT_VERSION:-0.2.0-alpha.12}"
+TS_SDK1_VERSION="${TS_SDK1_VERSION:-1.32.2}"
+TS_SDK2_VERSION="${TS_SDK2_VERSION:-2.4.0}"
 NODE_VERSION="${CONFORMANCE_NODE_VERSION:-22}"
 t0=$(date +%s)
 stamp() { echo "conformance: $1 ($(( $(date +%s) - t0 )) s)"; }
@@ -27,9 +36,15 @@ trap cleanup EXIT
 INSPECTOR_VERSION="${INSPECTOR_VERSION:-0.15.0}"
 (cd "$work" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
   "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION" \
-  "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null)
+  "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" \
+  "@modelcontextprotocol/sdk@$TS_SDK1_VERSION" "@modelcontextprotocol/client@$TS_SDK2_VERSION" >/dev/null)
+# The newest suite in a folder of its own: both releases name their command
+# "conformance".
+mkdir "$work/next"
+(cd "$work/next" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
+  "@modelcontextprotocol/conformance@$NEXT_VERSION" >/dev/null)
 export PATH="$work/node_modules/.bin:$PATH"
-stamp "installed node $(node --version) and @modelcontextprotocol/conformance@$SUITE_VERSION"
+stamp "installed node $(node --version), @modelcontextprotocol/conformance@$SUITE_VERSION and @$NEXT_VERSION, the TypeScript SDK $TS_SDK1_VERSION and client $TS_SDK2_VERSION"
 
 go build -o "$work/mcp-sqlite-memory" ./cmd/mcp-sqlite-memory
 stamp "built the server"
@@ -49,7 +64,19 @@ stamp "server listening on $addr"
 status=0
 conformance server --url "http://$addr/mcp" --expected-failures test/conformance/expected-failures.yml \
   -o "$work/results" || status=$?
-stamp "suite finished with status $status"
+stamp "suite $SUITE_VERSION finished with status $status"
+for revision in 2026-07-28 2025-11-25; do
+  [ "$status" -eq 0 ] || break
+  "$work/next/node_modules/.bin/conformance" server --url "http://$addr/mcp" --requirements "$revision" \
+    --expected-failures test/conformance/expected-failures-next.yml -o "$work/results-$revision" || status=$?
+  stamp "suite $NEXT_VERSION, revision $revision, finished with status $status"
+done
+if [ "$status" -eq 0 ]; then
+  # Module resolution starts at the script's folder: run a copy in $work.
+  cp test/conformance/clients.mjs "$work/clients.mjs"
+  node "$work/clients.mjs" "http://$addr/mcp" || status=$?
+  stamp "the TypeScript SDK clients finished with status $status"
+fi
 if [ "$status" -ne 0 ]; then
   echo "--- server log ---"; cat "$work/server.log"
   exit "$status"

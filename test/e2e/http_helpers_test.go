@@ -109,7 +109,11 @@ func httpDial(s *httpServer, token string) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url(), HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+	// These tests are about sessions: the client speaks the newest
+	// revision that has them (a 2026-07-28 client has none; see
+	// http_eras_test.go).
+	return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url(), HTTPClient: hc, DisableStandaloneSSE: true},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 }
 
 // httpPost sends one raw JSON-RPC POST to /mcp with the headers given

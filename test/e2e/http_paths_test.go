@@ -46,7 +46,10 @@ func httpRecordedClient(t *testing.T, s *httpServer) (*mcp.ClientSession, *httpR
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-paths", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url(), HTTPClient: &http.Client{Transport: rec}}, nil)
+	// Log messages a client asks for (logging/setLevel) arrive on a
+	// session's event stream: the session era's.
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url(), HTTPClient: &http.Client{Transport: rec}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	require.NoError(t, err, "server stderr:\n%s", s.stderr.String())
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs, rec

@@ -46,14 +46,18 @@ func TestHTTPAuth(t *testing.T) {
 			assert.Contains(t, text, "--auth-token-file", name)
 		}
 	}
-	assert.Zero(t, httpCount(t, db, "SELECT count(*) FROM query_log"), "nothing ran, so nothing was audited")
+	assert.Zero(t, httpCount(t, db, "SELECT count(*) FROM query_log WHERE tool <> 'http' OR ok = 1"), "nothing ran")
+	// Each refusal is audited as a row under no tool ("http"), at the
+	// refusal log's rate: 12 refusals, at most 10 at once.
+	refused := httpCount(t, db, "SELECT count(*) FROM query_log WHERE tool = 'http'")
+	assert.True(t, refused >= 1 && refused <= 12, "refusal rows: %d", refused)
 	assert.Zero(t, httpCount(t, db, "SELECT count(*) FROM sqlite_schema WHERE name = 'pwned'"))
 
 	_, err := httpDial(s, "")
 	require.Error(t, err, "a client without the token cannot connect")
 	cs := httpConnect(t, s, httpToken)
 	mustCall(t, cs, "write_query", map[string]any{"query": "CREATE TABLE ok(x)"})
-	assert.Equal(t, 1, httpCount(t, db, "SELECT count(*) FROM query_log"))
+	assert.Equal(t, 1, httpCount(t, db, "SELECT count(*) FROM query_log WHERE tool <> 'http'"))
 	assert.NotContains(t, s.stderr.String(), httpToken, "the token is never logged")
 }
 

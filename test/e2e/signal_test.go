@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	sqlite "modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
@@ -89,5 +89,5 @@ func signalWriteLockTaken(ctx context.Context, conn *sql.Conn, done <-chan struc
 // signalIsBusy reports whether err is SQLite's "database is locked".
 func signalIsBusy(err error) bool {
 	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == lib.SQLITE_BUSY
+	return errors.As(err, &se) && strings.HasSuffix(sqlite.ErrorCodeString[se.Code()&0xff], "(SQLITE_BUSY)")
 }

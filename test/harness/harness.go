@@ -52,6 +52,8 @@ type Config struct {
 	Logger *slog.Logger
 	// Structured turns on structured results (--structured).
 	Structured bool
+	// Confirm are --confirm, --confirm-fallback and --confirm-wait.
+	Confirm domain.ConfirmSettings
 }
 
 // Env is one running server and a client connected to it.
@@ -109,7 +111,7 @@ func Server(t testing.TB, c Config) (*mcpserver.Server, *Env) {
 		DBPath: env.DBPath, ReadOnly: c.ReadOnly, Limits: c.Limits, AuditDB: c.AuditDB,
 		SnapshotDir: c.SnapshotDir, SnapshotDirSetting: "--snapshot-dir", Structured: c.Structured,
 		Version: "test", Session: "20260913T101100Z-test", Logger: c.Logger, Stderr: env.Stderr,
-		Clock: c.Clock, Search: c.Search, Audit: c.Audit, WrapSnapshots: c.WrapSnapshots,
+		Clock: c.Clock, Search: c.Search, Audit: c.Audit, WrapSnapshots: c.WrapSnapshots, Confirm: c.Confirm,
 	})
 	require.NoError(t, err)
 	t.Cleanup(w.Close)
@@ -134,8 +136,15 @@ func New(t testing.TB, c Config) *Env {
 // Connect connects a test client over transport.
 func Connect(t testing.TB, transport mcp.Transport) *mcp.ClientSession {
 	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "harness", Version: "test"}, nil)
-	cs, err := client.Connect(context.Background(), transport, nil)
+	return ConnectWith(t, transport, nil, nil)
+}
+
+// ConnectWith connects a test client with its own options (an
+// elicitation handler, say) and session options (a protocol version).
+func ConnectWith(t testing.TB, transport mcp.Transport, o *mcp.ClientOptions, so *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "harness", Version: "test"}, o)
+	cs, err := client.Connect(context.Background(), transport, so)
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs

@@ -210,7 +210,7 @@ func TestBinaryServesAWALDatabaseWithoutItsWALFiles(t *testing.T) {
 		assert.False(t, isErr, "%s: %s", tool, out)
 	}
 	out, isErr := harness.Call(t, p.Session, "read_query", map[string]any{"query": "SELECT count(*) FROM memory_events"})
-	assert.Equal(t, "count(*)\n3\n# 1 rows", out, "two events and the checkpoint's seal")
+	assert.Equal(t, "count(*)\n4\n# 1 rows", out, "two events, the marker before the first checkpoint and its seal")
 	assert.False(t, isErr)
 	assert.Equal(t, before.Files, stateOf(t, path).Files, "no file appears while the server runs")
 	require.NoError(t, p.Session.Close())

@@ -53,7 +53,7 @@ func TestReadOnlyToolsAreTheReadTools(t *testing.T) {
 			sort.Strings(names)
 			assert.Equal(t, want[fx.memory], names)
 			if fx.memory {
-				assert.Contains(t, s.MustCall(t, "verify_chain", nil), `"ok": true, "events": 3,`)
+				assert.Contains(t, s.MustCall(t, "verify_chain", nil), `"ok": true, "events": 4,`)
 				assert.Contains(t, s.MustCall(t, "get_resume_context", nil), "shop explored")
 			}
 			s.closeAndCheck(t)
@@ -91,7 +91,7 @@ func taskDiscovery(t *testing.T, s *session, data shop, memory bool) {
 		want[name] = entry{"table", 0, fmt.Sprint(n)}
 	}
 	if memory {
-		want["memory_events"] = entry{"table", 1, "3"} // two events and the checkpoint's seal
+		want["memory_events"] = entry{"table", 1, "4"} // two events, the marker before the first checkpoint, its seal
 		want["memory_checkpoints"] = entry{"table", 1, "1"}
 		want["query_log"] = entry{"table", 1, "0"}
 	}

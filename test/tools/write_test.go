@@ -46,7 +46,7 @@ func TestUpdateGuardRollsBack(t *testing.T) {
 		assert.Equal(t, "UPDATE would change 3 rows, above the write_query cap of 2; rolled back. Add a WHERE clause, or use destructive_query if you really mean every row.", msg, q)
 	}
 	assert.Equal(t, "n\n0\n0\n0\n# 3 rows", env.MustCall(t, "read_query", map[string]any{"query": "SELECT n FROM t ORDER BY id"}))
-	assert.Contains(t, env.MustCall(t, "destructive_query", map[string]any{"query": "UPDATE t SET n = 5", "reason": "reset all counters"}), "ok: 3 rows affected; snapshot: ")
+	assert.Contains(t, env.MustCall(t, "destructive_query", map[string]any{"query": "UPDATE t SET n = 5", "reason": "reset all counters"}), "ok: 3 rows affected; nobody was asked")
 }
 
 var snapshotName = regexp.MustCompile(`^test\.\d{8}T\d{6}\.\d{3}Z(\.\d+)?\.db$`)
@@ -62,8 +62,8 @@ func TestDestructiveQuerySnapshotsFirst(t *testing.T) {
 	assert.NoDirExists(t, snapDir, "failed preflights cost no snapshot")
 
 	out := env.MustCall(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 1", "reason": "remove the alpha note"})
-	require.True(t, strings.HasPrefix(out, "ok: 1 rows affected; snapshot: "), out)
-	path := strings.TrimPrefix(out, "ok: 1 rows affected; snapshot: ")
+	require.True(t, strings.HasPrefix(out, "ok: 1 rows affected; nobody was asked to approve it (the client cannot ask (no elicitation) and --confirm-fallback is snapshot); snapshot: "), out)
+	_, path, _ := strings.Cut(out, "; snapshot: ")
 	assert.True(t, filepath.IsAbs(path))
 	assert.Regexp(t, snapshotName, filepath.Base(path))
 	assert.Equal(t, snapDir, filepath.Dir(path))
@@ -97,7 +97,7 @@ func TestSnapshotTool(t *testing.T) {
 	off := harness.New(t, harness.Config{Limits: l})
 	assert.Contains(t, off.MustCall(t, "snapshot", map[string]any{"reason": "x"}), "ok: snapshot skipped")
 	off.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE t (a)"})
-	assert.Equal(t, "ok: schema statement executed; snapshots are disabled",
+	assert.Equal(t, "ok: schema statement executed; nobody was asked to approve it (the client cannot ask (no elicitation) and --confirm-fallback is snapshot); snapshots are disabled",
 		off.MustCall(t, "destructive_query", map[string]any{"query": "DROP TABLE t", "reason": "gone"}))
 }
 
