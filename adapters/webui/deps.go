@@ -54,8 +54,9 @@ type Pending struct {
 	// Tool and Query are the call that waits; Impact is the exact text the
 	// person is asked to confirm.
 	Tool, Query, Impact string
-	// Asked is when it was queued.
-	Asked string
+	// Asked is when it was queued, Expires when the call stops waiting,
+	// Session the server process that asked.
+	Asked, Expires, Session string
 }
 
 // Approvals is the approval queue: the questions waiting, and the person's

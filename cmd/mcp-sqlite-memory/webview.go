@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
@@ -34,6 +35,7 @@ func webDeps(cfg Config, w *wiring.Wiring, log *slog.Logger, session string) web
 	if cfg.Limits.Snapshots > 0 {
 		d.Snapshots = webSnapshots{newSnapshotter(cfg, log)}
 	}
+	d.Approvals = webApprovals{store: w.Store}
 	if !cfg.ReadOnly {
 		d.Undo = webUndo{cfg: cfg, w: w, log: log, session: session}
 	}
@@ -112,3 +114,26 @@ func httpWebView(cfg Config, w *wiring.Wiring, log *slog.Logger, session string,
 	}
 	return webui.New(webDeps(cfg, w, log, session), o)
 }
+
+// webApprovals is the approval queue for the web view: the questions as
+// the pending command reads them, decisions as approve and deny store
+// them (decide).
+type webApprovals struct{ store *sqlite.Store }
+
+// Pending are the questions still waiting.
+func (a webApprovals) Pending(ctx context.Context) ([]webui.Pending, error) {
+	list, err := a.store.Approvals(ctx, true, systemClock{}.Now())
+	out := make([]webui.Pending, 0, len(list))
+	for _, q := range list {
+		out = append(out, webui.Pending{ID: q.ID, Tool: q.Tool, Query: q.Query, Impact: q.Question, Asked: q.TS, Expires: q.Expires, Session: q.Session})
+	}
+	return out, err
+}
+
+// Answer decides question id.
+func (a webApprovals) Answer(ctx context.Context, id int64, approve bool) error {
+	_, err := decide(ctx, a.store, id, approve, fmt.Sprintf("web view (pid %d)", os.Getpid()))
+	return err
+}
+
+var _ webui.Approvals = webApprovals{}

@@ -237,8 +237,40 @@ func TestWebViewInBrowser(t *testing.T) {
 	assert.Equal(t, 3, countRows(t, db, "SELECT count(*) FROM notes"), "the undo put the row back")
 	assert.Equal(t, 1, countRows(t, db, "SELECT count(*) FROM query_log WHERE tool = 'undo' AND ok = 1"), "audited as the undo command is")
 
-	page("approvals")
-	shot("approvals")
+	// A destructive call waits in the approval queue while its client
+	// waits; the page shows the exact impact text; deny, then approve.
+	srv := e2e.Start(t, e2e.Command(bin, "--db", db, "--confirm-fallback", "queue"))
+	for i, answer := range []string{"deny", "approve"} {
+		done := make(chan error, 1)
+		var out string
+		var isErr bool
+		go func() {
+			var err error
+			out, isErr, err = call(srv.Session, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id = 1", "reason": "drop it " + hostile})
+			done <- err
+		}()
+		for end := time.Now().Add(callTimeout); time.Now().Before(end) && count("section.pending") == 0; time.Sleep(100 * time.Millisecond) {
+			page("approvals")
+		}
+		require.Equal(t, 1, count("section.pending"), "the question shows")
+		assert.Contains(t, text("main"), "- table 'notes': 1 row deleted")
+		if i == 0 {
+			shot("approvals")
+		}
+		require.Equal(t, 3, countRows(t, db, "SELECT count(*) FROM notes"), "nothing runs before the answer")
+		do(answer, chromedp.Click(chromedp.CSS(`button[value="`+answer+`"]`)), chromedp.WaitVisible(chromedp.CSS(`p.ok, p.error`)))
+		assert.Contains(t, text("main"), map[string]string{"deny": "denied", "approve": "approved"}[answer])
+		require.NoError(t, <-done)
+		if answer == "deny" {
+			assert.True(t, isErr, out)
+			assert.Contains(t, out, "the person declined")
+			assert.Equal(t, 3, countRows(t, db, "SELECT count(*) FROM notes"))
+		} else {
+			assert.False(t, isErr, out)
+			assert.Equal(t, 2, countRows(t, db, "SELECT count(*) FROM notes"))
+		}
+		assert.Equal(t, 1, countRows(t, db, "SELECT count(*) FROM query_log WHERE tool = '"+answer+"' AND ok = 1"), "audited as the %s command is", answer)
+	}
 }
 
 // assertNoScript checks that nothing the agent wrote ran on the page.
