@@ -3,6 +3,8 @@ package webui
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // chainStatus is verify_chain's result object.
@@ -29,7 +31,7 @@ func (v *view) verify(ctx context.Context) (chainStatus, string) {
 		return c, errText(err)
 	}
 	if err := json.Unmarshal([]byte(text), &c); err != nil {
-		return c, "verify_chain answered something unexpected: " + short(200, text)
+		return c, domain.ToolVerifyChain + " answered something unexpected: " + short(200, text)
 	}
 	return c, ""
 }
