@@ -35,14 +35,10 @@ bearer token logs in.
 	flags: func(fs *flag.FlagSet, o *cliOptions) {
 		fs.StringVar(&o.Addr, "addr", "127.0.0.1:0", "")
 	},
+	// The view reads (use nil): on a file without the server's tables it is
+	// read-only and adds nothing; on the server's own database undo,
+	// approve and deny write, as their commands do.
 	run: runUI,
-	// The view reads; undo writes. --read-only leaves only the reading.
-	use: func(cfg Config) dbUse {
-		if cfg.ReadOnly {
-			return dbUse{}
-		}
-		return dbUse{writes: true}
-	},
 }
 
 func runUI(ctx context.Context, cfg Config, _ io.Reader, _, stderr io.Writer) error {
