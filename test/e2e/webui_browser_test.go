@@ -181,6 +181,7 @@ func TestWebViewInBrowser(t *testing.T) {
 	do("log in", chromedp.Navigate(login), chromedp.WaitVisible(chromedp.CSS("h1")))
 	body = text("body")
 	assert.Contains(t, body, "Intact: 63 events verified")
+	assert.NotContains(t, body, dir, "the overview shows an absolute path")
 	assertNoScript(t, ctx, "overview")
 	shot("overview")
 
