@@ -28,9 +28,12 @@ type Snapshot struct {
 	Modified time.Time
 }
 
-// Snapshots lists the snapshot folder.
+// Snapshots lists the snapshot folder and restores one over the database
+// as `snapshots restore NAME --over` does (a fresh snapshot first, whose
+// base name it returns).
 type Snapshots interface {
 	List() ([]Snapshot, error)
+	RestoreOver(ctx context.Context, name string) (fresh string, err error)
 }
 
 // UndoResult is what an applied undo recorded.

@@ -103,3 +103,40 @@ func planDigest(p domain.UndoPlan) string {
 	sum := sha256.Sum256([]byte(p.Describe()))
 	return hex.EncodeToString(sum[:8])
 }
+
+// restore previews (GET) or runs (POST) a restore of one snapshot over the
+// database, as `snapshots restore NAME --over`: a fresh snapshot first, then
+// the whole file rewound, memory and audit log included.
+func (v *view) restore() {
+	if v.h.d.Snapshots == nil || v.h.d.ReadOnly {
+		v.fail(http.StatusForbidden, "restoring over the database writes it, which this web view may not (--read-only, or snapshots are off)")
+		return
+	}
+	name := v.q("name")
+	list, err := v.h.d.Snapshots.List()
+	if err != nil {
+		v.fail(http.StatusInternalServerError, errText(err))
+		return
+	}
+	var snap *Snapshot
+	for i := range list {
+		if list[i].Name == name {
+			snap = &list[i]
+		}
+	}
+	if snap == nil {
+		v.fail(http.StatusNotFound, "no snapshot by that name: see the Snapshots page")
+		return
+	}
+	d := map[string]any{"S": snap}
+	if v.post() {
+		if v.q("confirm") != "yes" {
+			d["Err"] = "nothing was restored: tick the confirmation box to restore"
+		} else if fresh, err := v.h.d.Snapshots.RestoreOver(v.r.Context(), name); err != nil {
+			d["Err"] = errText(err)
+		} else {
+			d["Done"], d["Fresh"] = true, baseName(fresh)
+		}
+	}
+	v.page("restore", "Restore "+name, "snapshots", d)
+}

@@ -44,9 +44,19 @@ func (q *recQueue) Pending(context.Context) ([]Pending, error) {
 
 func (q *recQueue) Answer(context.Context, int64, bool) error { q.answered++; return nil }
 
+// recSnaps has one snapshot and counts the restores.
+type recSnaps struct{ restored int }
+
+func (s *recSnaps) List() ([]Snapshot, error) { return []Snapshot{{Name: "a.1.db", Bytes: 10}}, nil }
+
+func (s *recSnaps) RestoreOver(context.Context, string) (string, error) { s.restored++; return "a.2.db", nil }
+
+var snaps = &recSnaps{}
+
 func newTestHandler() (*Handler, *recUndo, *recQueue) {
 	u, q := &recUndo{}, &recQueue{}
-	h := New(Deps{DB: emptyDB{}, Audit: emptyDB{}, Undo: u, Approvals: q, Limits: domain.DefaultLimits()}, Options{Secret: "s3cret"})
+	snaps.restored = 0
+	h := New(Deps{DB: emptyDB{}, Audit: emptyDB{}, Undo: u, Approvals: q, Snapshots: snaps, Limits: domain.DefaultLimits()}, Options{Secret: "s3cret"})
 	return h, u, q
 }
 
@@ -98,6 +108,7 @@ func TestActionsNeedSessionAndCSRFToken(t *testing.T) {
 	cookie, csrf := login(t, h)
 	undo := url.Values{"call": {"7"}, "confirm": {"yes"}, "plan": {planDigest(domain.UndoPlan{Call: domain.UndoCall{ID: 7, Tool: domain.ToolDestructiveQuery, Query: "DELETE FROM t"}})}}
 	approve := url.Values{"id": {"3"}, "answer": {"approve"}}
+	restore := url.Values{"name": {"a.1.db"}, "confirm": {"yes"}}
 	for name, bad := range map[string]struct {
 		cookie *http.Cookie
 		csrf   string
@@ -112,7 +123,7 @@ func TestActionsNeedSessionAndCSRFToken(t *testing.T) {
 		"cross-site fetch": {cookie, csrf, map[string]string{"Sec-Fetch-Site": "cross-site"}},
 		"rebinding host":   {cookie, csrf, map[string]string{"Host": "evil.test"}},
 	} {
-		for path, form := range map[string]url.Values{"/ui/undo": undo, "/ui/approvals": approve} {
+		for path, form := range map[string]url.Values{"/ui/undo": undo, "/ui/approvals": approve, "/ui/restore": restore} {
 			f := url.Values{}
 			for k, v := range form {
 				f[k] = v
@@ -126,7 +137,11 @@ func TestActionsNeedSessionAndCSRFToken(t *testing.T) {
 	}
 	assert.Zero(t, u.applied, "no undo ran")
 	assert.Zero(t, q.answered, "no question was answered")
+	assert.Zero(t, snaps.restored, "no snapshot was restored")
 
+	restore.Set("csrf", csrf)
+	assert.Contains(t, post(h, "/ui/restore", restore, cookie, nil).Body.String(), "Restored a.1.db over the database")
+	assert.Equal(t, 1, snaps.restored)
 	undo.Set("csrf", csrf)
 	approve.Set("csrf", csrf)
 	assert.Equal(t, http.StatusOK, post(h, "/ui/undo", undo, cookie, map[string]string{"Origin": "http://127.0.0.1", "Sec-Fetch-Site": "same-origin"}).Code)
@@ -150,8 +165,10 @@ func TestReadOnlyRefusesActions(t *testing.T) {
 	cookie, csrf := login(t, h)
 	assert.Equal(t, http.StatusForbidden, post(h, "/ui/undo", url.Values{"csrf": {csrf}, "call": {"7"}, "confirm": {"yes"}}, cookie, nil).Code)
 	assert.Equal(t, http.StatusForbidden, post(h, "/ui/approvals", url.Values{"csrf": {csrf}, "id": {"3"}, "answer": {"approve"}}, cookie, nil).Code)
+	assert.Equal(t, http.StatusForbidden, post(h, "/ui/restore", url.Values{"csrf": {csrf}, "name": {"a.1.db"}, "confirm": {"yes"}}, cookie, nil).Code)
 	assert.Zero(t, u.applied)
 	assert.Zero(t, q.answered)
+	assert.Zero(t, snaps.restored)
 }
 
 // The one-time secret logs in once; every answer carries the policy.

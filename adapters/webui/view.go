@@ -25,6 +25,7 @@ var routes = map[string]func(*view){
 	"/audit/call":         (*view).call,
 	"/snapshots":          (*view).snapshots,
 	"/undo":               (*view).undo,
+	"/restore":            (*view).restore,
 	"/tables":             (*view).tables,
 	"/tables/rows":        (*view).tableRows,
 	"/approvals":          (*view).approvals,

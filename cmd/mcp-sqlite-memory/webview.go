@@ -101,6 +101,13 @@ func (u webUndo) Undo(ctx context.Context, call int64, decide func(domain.UndoPl
 	return plan, webui.UndoResult{EventID: res.Event.ID, Fresh: filepath.Base(res.Fresh)}, nil
 }
 
+// RestoreOver restores name over the database as `snapshots restore NAME
+// --over` does.
+func (s webSnapshots) RestoreOver(ctx context.Context, name string) (string, error) {
+	fresh, err := s.s.RestoreOver(ctx, name)
+	return filepath.Base(fresh), err
+}
+
 var _ webui.Undoer = webUndo{}
 
 // httpWebView is the view an --http server serves at /ui/: its bearer
