@@ -39,12 +39,31 @@ var everyTool = []struct {
 	{"append_event", func(ctx context.Context, w *world) error { _, err := w.svc.AppendEvent(ctx, "x", "note"); return err }},
 	{"verify_chain", func(ctx context.Context, w *world) error { _, err := w.svc.VerifyChain(ctx, ""); return err }},
 	{"checkpoint", func(ctx context.Context, w *world) error { _, err := w.svc.Checkpoint(ctx, "so far"); return err }},
-	{"get_resume_context", func(ctx context.Context, w *world) error { _, err := w.svc.GetResumeContext(ctx, 10, ""); return err }},
+	{"get_resume_context", func(ctx context.Context, w *world) error {
+		_, err := w.svc.GetResumeContext(ctx, ports.ResumeRequest{MaxEvents: 10, MaxBytes: 4096})
+		return err
+	}},
 	{"search_text", func(ctx context.Context, w *world) error {
 		_, err := w.svc.SearchText(ctx, ports.SearchTextRequest{Pattern: "x", Table: "t", Limit: 1})
 		return err
 	}},
 	{"snapshot", func(ctx context.Context, w *world) error { _, err := w.svc.Snapshot(ctx, "now"); return err }},
+	{"search_memory", func(ctx context.Context, w *world) error {
+		_, err := w.svc.SearchMemory(ctx, ports.SearchMemoryRequest{Query: "x", Limit: 1})
+		return err
+	}},
+	{domain.AuditResourceRead, func(ctx context.Context, w *world) error {
+		_, err := w.svc.ReadResource(ctx, domain.ResourceCheckpoint)
+		return err
+	}},
+	{domain.AuditPromptGet, func(ctx context.Context, w *world) error {
+		_, err := w.svc.GetPrompt(ctx, domain.PromptResume, nil)
+		return err
+	}},
+	{domain.AuditComplete, func(ctx context.Context, w *world) error {
+		_, err := w.svc.Complete(ctx, domain.PromptRecall, "kind", "no")
+		return err
+	}},
 	{"some_tool", func(ctx context.Context, w *world) error {
 		return w.svc.Reject(ctx, "some_tool", domain.Errorf(domain.ErrInvalidArgument, "unknown argument"))
 	}},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // AppendEvent adds one event to the hash chain. The server computes the
@@ -99,41 +100,51 @@ func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error
 
 // GetResumeContext returns the latest checkpoint and the events after it,
 // after verifying the whole chain.
-func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKinds string) (string, error) {
+func (s *Service) GetResumeContext(ctx context.Context, r ports.ResumeRequest) (string, error) {
 	return s.run(ctx, domain.ToolGetResumeContext, func(ctx context.Context, sp *span) (string, error) {
-		if err := domain.ArgMaxEvents.Check(s.limits, maxEvents); err != nil {
-			return "", err
-		}
-		exclude := []string{}
-		for _, k := range strings.Split(excludeKinds, ",") {
-			if k = domain.StripSpace(k); k != "" {
-				exclude = append(exclude, k)
-			}
-		}
-		chain, err := s.verify(ctx, "")
-		if err != nil {
-			return "", err
-		}
-		st, err := s.d.Memory.Resume(ctx, maxEvents, exclude)
-		if err != nil {
-			return "", err
-		}
-		out := domain.RenderResume(domain.ResumeInput{
-			Checkpoint: st.Checkpoint, Anchored: st.Anchored, Coverage: st.Coverage, Chain: chain,
-			Total: st.Total, Events: st.Events,
-			MaxBytes: s.limits.ResumeBytes(), MaxCellChars: s.limits.MaxCellChars,
-		})
-		var cp any
-		if st.Checkpoint != nil {
-			cp = st.Checkpoint.ID
-		}
-		sp.setRows(int64(out.Shown))
-		sp.detail = domain.Detail{
-			{Key: "checkpoint_id", Value: cp}, {Key: "chain_ok", Value: chain.OK},
-			{Key: "excluded", Value: exclude}, {Key: "dropped", Value: out.Dropped},
-		}
-		return out.Text, nil
+		return s.resume(ctx, sp, r)
 	})
+}
+
+// resume renders the resume context for get_resume_context and for the
+// resume resource and prompt, which audit it under their own names.
+func (s *Service) resume(ctx context.Context, sp *span, r ports.ResumeRequest) (string, error) {
+	maxEvents, excludeKinds := r.MaxEvents, r.ExcludeKinds
+	if err := domain.ArgMaxEvents.Check(s.limits, maxEvents); err != nil {
+		return "", err
+	}
+	if err := domain.ArgResumeMaxBytes.Check(s.limits, r.MaxBytes); err != nil {
+		return "", err
+	}
+	exclude := []string{}
+	for _, k := range strings.Split(excludeKinds, ",") {
+		if k = domain.StripSpace(k); k != "" {
+			exclude = append(exclude, k)
+		}
+	}
+	chain, err := s.verify(ctx, "")
+	if err != nil {
+		return "", err
+	}
+	st, err := s.d.Memory.Resume(ctx, maxEvents, exclude)
+	if err != nil {
+		return "", err
+	}
+	out := domain.RenderResume(domain.ResumeInput{
+		Checkpoint: st.Checkpoint, Anchored: st.Anchored, Coverage: st.Coverage, Chain: chain,
+		Total: st.Total, Events: st.Events,
+		MaxBytes: r.MaxBytes, MaxCellChars: s.limits.MaxCellChars,
+	})
+	var cp any
+	if st.Checkpoint != nil {
+		cp = st.Checkpoint.ID
+	}
+	sp.setRows(int64(out.Shown))
+	sp.detail = domain.Detail{
+		{Key: "checkpoint_id", Value: cp}, {Key: "chain_ok", Value: chain.OK},
+		{Key: "excluded", Value: exclude}, {Key: "dropped", Value: out.Dropped},
+	}
+	return out.Text, nil
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

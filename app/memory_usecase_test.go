@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // appendAll appends events to the world's chain through the service.
@@ -158,7 +159,7 @@ func TestCheckpointAndResume(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(w.db.Entries())
-			out, err := w.svc.GetResumeContext(context.Background(), tc.max, tc.exclude)
+			out, err := w.svc.GetResumeContext(context.Background(), ports.ResumeRequest{MaxEvents: tc.max, MaxBytes: domain.DefaultLimits().ResumeBytes(), ExcludeKinds: tc.exclude})
 			entries := w.db.Entries()
 			require.Len(t, entries, before+1)
 			e := entries[before]

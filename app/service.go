@@ -30,6 +30,9 @@ type Deps struct {
 	// Queue is the approval queue, asked when the client cannot ask and
 	// --confirm-fallback is queue; nil otherwise.
 	Queue ports.Confirmer
+	// Recall answers search_memory, the memory resources and completions;
+	// nil answers them as unavailable.
+	Recall ports.MemoryRecall
 }
 
 // Options are the service's settings.

@@ -42,7 +42,7 @@ func newWorld(t *testing.T, tune ...func(*domain.Limits)) *world {
 // deps are the world's ports, for a test that swaps one.
 func (w *world) deps() app.Deps {
 	return app.Deps{Statements: w.db, Schema: w.db, Views: w.db, Candidates: w.db, Memory: w.db,
-		Audit: w.db, Snapshots: w.snaps, Search: w.search, Clock: w.clock}
+		Audit: w.db, Snapshots: w.snaps, Search: w.search, Clock: w.clock, Recall: &fake.Recall{Memory: w.db.Memory}}
 }
 
 // rebuild makes a new service over deps (the world's, changed).

@@ -16,9 +16,13 @@ const (
 // ServerViews are the views the server creates.
 var ServerViews = []string{"query_errors"}
 
-// IsServerTable reports whether name is one of [ServerTables]. The comparison
-// ignores ASCII letter case, as SQLite does for identifiers.
-func IsServerTable(name string) bool { return containsFold(ServerTables, name) }
+// IsServerTable reports whether name is one of [ServerTables], or
+// search_memory's index ([MemoryIndex]) or one of its shadow tables, which
+// only the server writes. The comparison ignores ASCII letter case, as
+// SQLite does for identifiers.
+func IsServerTable(name string) bool {
+	return containsFold(ServerTables, name) || isMemoryIndexTable(name)
+}
 
 // IsServerObject reports whether name is one of [ServerTables] or
 // [ServerViews], ignoring ASCII letter case.

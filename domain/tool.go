@@ -2,7 +2,7 @@ package domain
 
 import "strconv"
 
-// The thirteen tools' names. These constants are the only place in the
+// The fourteen tools' names. These constants are the only place in the
 // server's code that spells a tool's name (test/arch checks it): the
 // declarations (tools.go), the audit rows, the driving adapter, and every
 // text the agent reads that names a tool (descriptions, refusals, advice,
@@ -16,6 +16,7 @@ const (
 	ToolSearchText       = "search_text"
 	ToolVerifyChain      = "verify_chain"
 	ToolGetResumeContext = "get_resume_context"
+	ToolSearchMemory     = "search_memory"
 	ToolWriteQuery       = "write_query"
 	ToolDestructiveQuery = "destructive_query"
 	ToolCreateView       = "create_view"
@@ -131,7 +132,7 @@ func (a Arg) Check(l Limits, v int) error {
 func Tools() []Tool {
 	return []Tool{
 		readQueryTool, listTablesTool, describeTableTool, getSchemaTool, searchTextTool, verifyChainTool, resumeTool,
-		writeQueryTool, destructiveQueryTool, createViewTool, appendEventTool, checkpointTool, snapshotTool,
+		searchMemoryTool, writeQueryTool, destructiveQueryTool, createViewTool, appendEventTool, checkpointTool, snapshotTool,
 	}
 }
 

@@ -67,7 +67,7 @@ func TestToolDeclarationsHoldUnderEveryLimit(t *testing.T) {
 			}
 		}
 	}
-	assert.Len(t, seen, 13)
+	assert.Len(t, seen, 14)
 }
 
 func TestReadOnlyServersOfferTheReadTools(t *testing.T) {
@@ -77,9 +77,9 @@ func TestReadOnlyServersOfferTheReadTools(t *testing.T) {
 		}
 		return out
 	}
-	assert.Len(t, domain.OfferedTools(false, false), 13)
+	assert.Len(t, domain.OfferedTools(false, false), 14)
 	assert.Equal(t, []string{domain.ToolReadQuery, domain.ToolListTables, domain.ToolDescribeTable, domain.ToolGetSchema, domain.ToolSearchText},
 		names(domain.OfferedTools(true, false)))
 	assert.Equal(t, []string{domain.ToolReadQuery, domain.ToolListTables, domain.ToolDescribeTable, domain.ToolGetSchema, domain.ToolSearchText,
-		domain.ToolVerifyChain, domain.ToolGetResumeContext}, names(domain.OfferedTools(true, true)))
+		domain.ToolVerifyChain, domain.ToolGetResumeContext, domain.ToolSearchMemory}, names(domain.OfferedTools(true, true)))
 }

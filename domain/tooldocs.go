@@ -81,3 +81,10 @@ func describeSnapshot(Limits) string {
 	return "Write a complete, consistent copy of the database file now (SQLite online backup) into the snapshot folder and return its path; old snapshots beyond the retention count are removed. " +
 		ToolDestructiveQuery + " already snapshots by itself; call this before a risky series of writes. Fails if the copy cannot be written."
 }
+
+func describeSearchMemory(l Limits) string {
+	return fmt.Sprintf("Find what earlier sessions remembered: full-text search over the memory events' contents and the checkpoints' summaries, ranked by relevance (BM25; newer first among equals). "+
+		"Returns CSV (source, id, ts, kind, session, snippet) with the matched words in [brackets]; source is event or checkpoint, and "+ToolReadQuery+" on memory_events or memory_checkpoints by id shows the whole text. "+
+		"The query is plain words (at most %d words, %d bytes). Capped at %d bytes, and cancelled after %ss. Use "+ToolGetResumeContext+" for the latest state, "+ToolSearchText+" for regular expressions.",
+		MaxMemoryQueryTerms, MaxMemoryQueryBytes, l.MaxResultBytes, FormatSeconds(l.QueryTimeout))
+}

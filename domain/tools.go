@@ -30,7 +30,20 @@ var (
 	// --max-rows when that is smaller.
 	ArgMaxEvents = Arg{Name: "max_events", Type: ArgInteger, Default: func(l Limits) any { return min(50, l.MaxRows) }, Bounds: rowLimit,
 		Doc: "How many of the most recent events after the checkpoint to show, 1 to max_rows."}
+	// ArgResumeMaxBytes is get_resume_context's byte budget: at most
+	// [Limits.ResumeBytes], at least what its fixed lines need.
+	ArgResumeMaxBytes = Arg{Name: "max_bytes", Type: ArgInteger, Default: func(l Limits) any { return l.ResumeBytes() },
+		Bounds: func(l Limits) (int, int) { return min(MinResumeBytes, l.ResumeBytes()), l.ResumeBytes() },
+		Doc:    "Most bytes to return: the checkpoint and the newest events are kept, and the output says how many older events were left out."}
+	// ArgMemoryLimit is how many hits search_memory returns: 10, or
+	// --max-rows when that is smaller.
+	ArgMemoryLimit = Arg{Name: "limit", Type: ArgInteger, Default: func(l Limits) any { return min(10, l.MaxRows) }, Bounds: rowLimit,
+		Doc: "Most hits to return, best first, 1 to max_rows; the trailer says when more exist."}
 )
+
+// MinResumeBytes is the smallest max_bytes get_resume_context takes: its
+// fixed lines (headers, status, notices) need a few hundred bytes.
+const MinResumeBytes = 1024
 
 var readQueryTool = Tool{
 	Name: ToolReadQuery, Title: "Read query", Tier: TierRead, Table: true, Describe: describeReadQuery,
@@ -62,7 +75,7 @@ var getSchemaTool = Tool{
 	Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
 	Args: []Arg{
 		{Name: "include_system", Type: ArgBoolean, Default: fixed(false),
-			Doc: "Also show the server's own objects (memory_events, memory_checkpoints, query_log, query_errors and their triggers and index), hidden by default."},
+			Doc: "Also show the server's own objects (memory_events, memory_checkpoints, query_log, query_errors and their triggers and index, and the memory_fts search index), hidden by default."},
 	},
 }
 
@@ -97,7 +110,20 @@ var resumeTool = Tool{
 	Name: ToolGetResumeContext, Title: "Resume from memory", Tier: TierRead, Memory: true, Describe: describeResume,
 	Args: []Arg{
 		ArgMaxEvents,
+		ArgResumeMaxBytes,
 		{Name: "exclude_kinds", Type: ArgString, Default: fixed(""), Doc: "Comma-separated event kinds to leave out, e.g. 'note,debug'."},
+	},
+}
+
+var searchMemoryTool = Tool{
+	Name: ToolSearchMemory, Title: "Search memory", Tier: TierRead, Memory: true, Table: true, Describe: describeSearchMemory,
+	Args: []Arg{
+		{Name: "query", Type: ArgString, Required: true,
+			Doc: "Words to look for, e.g. 'migration rollback'; \"a quoted phrase\" matches those words in order, a word ending in * matches as a prefix. Hits matching more and rarer words rank first; no other syntax (AND, OR, NOT, NEAR are plain words)."},
+		{Name: "kinds", Type: ArgStrings, Doc: "Keep only events of these kinds; 'checkpoint' keeps checkpoint summaries. Default: every kind."},
+		{Name: "session", Type: ArgString, Default: fixed(""), Doc: "Keep only what this session wrote (a session id as events show it)."},
+		{Name: "since", Type: ArgString, Default: fixed(""), Doc: "Keep only what was written at or after this UTC date or time, e.g. 2026-09-13 or 2026-09-13T10:00:00Z."},
+		ArgMemoryLimit,
 	},
 }
 

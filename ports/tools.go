@@ -2,7 +2,7 @@ package ports
 
 import "context"
 
-// Tools is the inbound port: the thirteen tools as the core offers them to
+// Tools is the inbound port: the fourteen tools as the core offers them to
 // driving adapters (the MCP server). Every method returns the text the
 // agent sees, or an error whose message is safe to show it (a
 // *domain.Error); every call is audited, failures included. What each tool
@@ -35,12 +35,24 @@ type Tools interface {
 	Checkpoint(ctx context.Context, summary string) (string, error)
 	// GetResumeContext returns the latest checkpoint and the events since,
 	// after verifying the chain.
-	GetResumeContext(ctx context.Context, maxEvents int, excludeKinds string) (string, error)
+	GetResumeContext(ctx context.Context, r ResumeRequest) (string, error)
+	// SearchMemory ranks the events and checkpoint summaries matching a
+	// query (full-text, BM25) and returns them with snippets.
+	SearchMemory(ctx context.Context, r SearchMemoryRequest) (string, error)
 	// SearchText narrows rows with SQL, then matches a pattern in text
 	// columns.
 	SearchText(ctx context.Context, r SearchTextRequest) (string, error)
 	// Snapshot writes a consistent copy of the database now.
 	Snapshot(ctx context.Context, reason string) (string, error)
+	// ReadResource returns the text of one memory resource
+	// ([domain.ParseResourceURI]); audited like a tool call.
+	ReadResource(ctx context.Context, uri string) (string, error)
+	// GetPrompt renders one prompt ([domain.Prompts]) with its arguments;
+	// audited like a tool call.
+	GetPrompt(ctx context.Context, name string, args map[string]string) (string, error)
+	// Complete offers the values of a prompt's argument that start with
+	// value, at most [domain.MaxCompletions]; audited like a tool call.
+	Complete(ctx context.Context, prompt, argument, value string) (Completion, error)
 	// Reject audits a call the driving adapter refused before it reached a
 	// tool (malformed arguments) and returns err for the agent.
 	Reject(ctx context.Context, tool string, err error) error
@@ -66,4 +78,25 @@ type SearchTextRequest struct {
 	Limit                    int
 	IgnoreCase, FixedStrings bool
 	ContextChars             int
+}
+
+// ResumeRequest are get_resume_context's arguments.
+type ResumeRequest struct {
+	MaxEvents, MaxBytes int
+	ExcludeKinds        string
+}
+
+// SearchMemoryRequest are search_memory's arguments.
+type SearchMemoryRequest struct {
+	Query          string
+	Kinds          []string
+	Session, Since string
+	Limit          int
+}
+
+// Completion is what completes a prompt argument.
+type Completion struct {
+	Values []string
+	// More reports that more values matched than Values holds.
+	More bool
 }

@@ -36,7 +36,12 @@ var calls = map[string]call{
 		return t.VerifyChain(ctx, a.str("expected_head"))
 	},
 	domain.ToolGetResumeContext: func(ctx context.Context, t ports.Tools, a args) (string, error) {
-		return t.GetResumeContext(ctx, a.int("max_events"), a.str("exclude_kinds"))
+		return t.GetResumeContext(ctx, ports.ResumeRequest{MaxEvents: a.int("max_events"), MaxBytes: a.int("max_bytes"), ExcludeKinds: a.str("exclude_kinds")})
+	},
+	domain.ToolSearchMemory: func(ctx context.Context, t ports.Tools, a args) (string, error) {
+		return t.SearchMemory(ctx, ports.SearchMemoryRequest{
+			Query: a.str("query"), Kinds: a.strs("kinds"), Session: a.str("session"), Since: a.str("since"), Limit: a.int("limit"),
+		})
 	},
 	domain.ToolWriteQuery: func(ctx context.Context, t ports.Tools, a args) (string, error) {
 		return t.WriteQuery(ctx, a.str("query"))

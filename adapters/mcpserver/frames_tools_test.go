@@ -35,8 +35,18 @@ func (f *framesTools) CreateView(context.Context, ports.CreateViewRequest) (stri
 func (f *framesTools) AppendEvent(context.Context, string, string) (string, error) { return "ok", nil }
 func (f *framesTools) VerifyChain(context.Context, string) (string, error)         { return "ok", nil }
 func (f *framesTools) Checkpoint(context.Context, string) (string, error)          { return "ok", nil }
-func (f *framesTools) GetResumeContext(context.Context, int, string) (string, error) {
+func (f *framesTools) GetResumeContext(context.Context, ports.ResumeRequest) (string, error) {
 	return "ok", nil
+}
+func (f *framesTools) SearchMemory(context.Context, ports.SearchMemoryRequest) (string, error) {
+	return "ok", nil
+}
+func (f *framesTools) ReadResource(context.Context, string) (string, error) { return "ok", nil }
+func (f *framesTools) GetPrompt(context.Context, string, map[string]string) (string, error) {
+	return "ok", nil
+}
+func (f *framesTools) Complete(context.Context, string, string, string) (ports.Completion, error) {
+	return ports.Completion{}, nil
 }
 func (f *framesTools) SearchText(context.Context, ports.SearchTextRequest) (string, error) {
 	return "ok", nil

@@ -74,18 +74,17 @@ func New(tools ports.Tools, o Options) *Server {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		Server: mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, &mcp.ServerOptions{
-			Instructions: instructions(o.ReadOnly),
-			Logger:       o.Logger,
-			SetCacheable: cacheable,
-		}),
 		tools:  tools,
 		names:  map[string]bool{},
 		opts:   o,
 		done:   make(chan struct{}),
 		rounds: newRoundKeys(),
 	}
+	opts := &mcp.ServerOptions{Instructions: instructions(o.ReadOnly), Logger: o.Logger, SetCacheable: cacheable}
+	memoryOptions(s, opts) // memory.go
+	s.Server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, opts)
 	register(s, tools, o)
+	registerMemory(s, o)
 	s.AddReceivingMiddleware(frame.SpliceMiddleware)
 	if o.ClientLog != nil {
 		o.ClientLog.attach(s, o.ReadOnly || o.HidePaths)

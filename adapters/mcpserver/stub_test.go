@@ -87,8 +87,27 @@ func (s *stubTools) Checkpoint(_ context.Context, summary string) (string, error
 	return s.record(domain.ToolCheckpoint, map[string]any{"summary": summary})
 }
 
-func (s *stubTools) GetResumeContext(_ context.Context, maxEvents int, excludeKinds string) (string, error) {
-	return s.record(domain.ToolGetResumeContext, map[string]any{"max_events": maxEvents, "exclude_kinds": excludeKinds})
+func (s *stubTools) GetResumeContext(_ context.Context, r ports.ResumeRequest) (string, error) {
+	return s.record(domain.ToolGetResumeContext, map[string]any{"max_events": r.MaxEvents, "max_bytes": r.MaxBytes, "exclude_kinds": r.ExcludeKinds})
+}
+
+func (s *stubTools) SearchMemory(_ context.Context, r ports.SearchMemoryRequest) (string, error) {
+	return s.record(domain.ToolSearchMemory, map[string]any{
+		"query": r.Query, "kinds": r.Kinds, "session": r.Session, "since": r.Since, "limit": r.Limit,
+	})
+}
+
+func (s *stubTools) ReadResource(_ context.Context, uri string) (string, error) {
+	return s.record(domain.AuditResourceRead, map[string]any{"uri": uri})
+}
+
+func (s *stubTools) GetPrompt(_ context.Context, name string, args map[string]string) (string, error) {
+	return s.record(domain.AuditPromptGet, map[string]any{"name": name, "args": args})
+}
+
+func (s *stubTools) Complete(_ context.Context, prompt, argument, value string) (ports.Completion, error) {
+	_, err := s.record(domain.AuditComplete, map[string]any{"prompt": prompt, "argument": argument, "value": value})
+	return ports.Completion{Values: []string{value + "x"}}, err
 }
 
 func (s *stubTools) SearchText(_ context.Context, r ports.SearchTextRequest) (string, error) {

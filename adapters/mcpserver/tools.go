@@ -145,6 +145,9 @@ func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 		if r := round.result(); r != nil {
 			return r, nil // the question goes with the result; the retry answers
 		}
+		if err == nil {
+			s.notifyChanged(ctx, d.Name) // memory.go
+		}
 		res := result(out, err)
 		tables.structure(res)
 		return res, nil

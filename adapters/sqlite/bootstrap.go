@@ -101,7 +101,8 @@ CREATE TRIGGER IF NOT EXISTS mcp_approval_decisions_known BEFORE INSERT ON mcp_a
 
 // bootstrap switches the file to WAL (so several server processes read while
 // one writes), checks the server objects already there (serverobjects.go)
-// and creates the missing ones, in one transaction.
+// and creates the missing ones, search_memory's index included, in one
+// transaction.
 func (s *Store) bootstrap(ctx context.Context) error {
 	mode, err := s.setWAL(ctx)
 	if err != nil {
@@ -135,6 +136,12 @@ func (s *Store) bootstrap(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, script); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
+	// search_memory's index: created, or rebuilt when it does not hold
+	// what the memory tables hold (memindex.go).
+	if s.indexRebuilt, err = syncIndex(ctx, conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("bootstrap %s: build the memory search index: %s", s.name, s.scrub(err.Error()))
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))

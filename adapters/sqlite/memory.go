@@ -112,10 +112,7 @@ func (m *MemoryStore) Append(ctx context.Context, next func(int64, string) (doma
 		if e, err = next(id, h); err != nil {
 			return err
 		}
-		_, err = conn.ExecContext(ctx,
-			"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
-		return err
+		return insertEvent(ctx, conn, e)
 	}, bind(audit, &e))
 	return e, err
 }
@@ -162,17 +159,23 @@ func (m *MemoryStore) Checkpoint(ctx context.Context, next func(int64, string) (
 		if err != nil {
 			return err
 		}
-		return insertEvent(ctx, conn, seal)
+		if err := insertEvent(ctx, conn, seal); err != nil {
+			return err
+		}
+		return indexCheckpoint(ctx, conn, c) // memindex.go
 	}, bind(audit, &c))
 	return c, err
 }
 
-// insertEvent stores e as it is.
+// insertEvent stores e as it is, and its row of search_memory's index.
 func insertEvent(ctx context.Context, conn *sql.Conn, e domain.Event) error {
 	_, err := conn.ExecContext(ctx,
 		"INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
 		e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
-	return err
+	if err != nil {
+		return err
+	}
+	return indexEvent(ctx, conn, e) // memindex.go
 }
 
 // needsMarker reports whether the next checkpoint needs a marker first:

@@ -30,7 +30,9 @@ var (
 	expectedErr  error
 )
 
-// expectedObjects runs bootstrapSQL in a private in-memory database and
+// expectedObjects runs bootstrapSQL and the search index's definition
+// (memIndexSQL, with the shadow tables FTS5 makes for it) in a private
+// in-memory database and
 // returns what SQLite stores for it, so the comparison uses SQLite's own
 // normalisation of the text (the same for every server version and for
 // the Python reference, whose bootstrap script is the same).
@@ -45,7 +47,7 @@ func expectedObjects(ctx context.Context) (map[string]schemaEntry, error) {
 		db.SetMaxOpenConns(1)
 		// Built once per process: not tied to the first caller's deadline.
 		ctx := context.WithoutCancel(ctx)
-		if _, err := db.ExecContext(ctx, bootstrapSQL+approvalsSQL); err != nil {
+		if _, err := db.ExecContext(ctx, bootstrapSQL+memIndexSQL+approvalsSQL); err != nil {
 			expectedErr = err
 			return
 		}

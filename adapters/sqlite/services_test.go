@@ -17,6 +17,7 @@ type testDB struct {
 	*sqlite.CandidateSource
 	*sqlite.MemoryStore
 	*sqlite.AuditSink
+	*sqlite.MemoryRecall
 }
 
 // openTestDB opens the database at path (sqlite.Open) with its services.
@@ -27,5 +28,5 @@ func openTestDB(ctx context.Context, path string, opts sqlite.Options) (*testDB,
 	}
 	return &testDB{Store: s, StatementRunner: sqlite.NewStatementRunner(s), SchemaReader: sqlite.NewSchemaReader(s),
 		ViewWriter: sqlite.NewViewWriter(s), CandidateSource: sqlite.NewCandidateSource(s), MemoryStore: sqlite.NewMemoryStore(s),
-		AuditSink: sqlite.NewAuditSink(s)}, nil
+		AuditSink: sqlite.NewAuditSink(s), MemoryRecall: sqlite.NewMemoryRecall(s)}, nil
 }

@@ -107,6 +107,8 @@ type Store struct {
 	closed bool
 	// repaired lists what --repair-server-objects dropped at startup.
 	repaired []string
+	// indexRebuilt records that startup rebuilt search_memory's index.
+	indexRebuilt bool
 }
 
 // closeWait is how long Close waits for a write still running.

@@ -22,6 +22,8 @@ type cliOptions struct {
 	Since        string // log: --since
 	MaxEvents    int    // resume: --max-events (0: the tool's default)
 	ExcludeKinds string // resume: --exclude-kinds
+	MaxBytes     int    // resume: --max-bytes (0: the tool's default)
+	Hook         string // resume: --hook (session-start, pre-compact)
 	To           string // snapshots restore, restore: --to
 	Over         bool   // snapshots restore: --over
 	From         string // restore: --from
@@ -129,7 +131,9 @@ func runCommand(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr
 	if cmd == nil {
 		return usagef("unknown subcommand %q: the subcommands are %s", cfg.Command, commandNames())
 	}
-	if !cmd.noDB {
+	// A hook looks at the file itself: a missing file or one without
+	// memory is an answer ("no memory yet"), not a failure (cli_hook.go).
+	if !cmd.noDB && cfg.CLI.Hook == "" {
 		var err error
 		if cfg, err = lookFirst(ctx, cmd, cfg, stderr); err != nil {
 			return err

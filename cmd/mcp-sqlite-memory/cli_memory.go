@@ -97,38 +97,54 @@ var resumeCommand = &command{
 	help: `The call is get_resume_context's, audited like a tool call.
 
   --max-events N            most events to show (default: the tool's)
+  --max-bytes N             byte budget: the checkpoint and the newest events are kept
+                            (default: the tool's)
   --exclude-kinds K1,K2     event kinds to leave out
   --json                    {"tool": "get_resume_context", "ok": BOOL, "text": TEXT}
+  --hook EVENT              print what a Claude Code hook expects, reading the hook's
+                            JSON input on stdin: session-start (the resume context as
+                            hookSpecificOutput.additionalContext) or pre-compact (a
+                            systemMessage; PreCompact adds nothing to the context)
 `,
 	flags: func(fs *flag.FlagSet, o *cliOptions) {
 		fs.IntVar(&o.MaxEvents, "max-events", 0, "")
+		fs.IntVar(&o.MaxBytes, "max-bytes", 0, "")
 		fs.StringVar(&o.ExcludeKinds, "exclude-kinds", "", "")
+		fs.StringVar(&o.Hook, "hook", "", "")
 	},
 	run: runResume,
 	use: func(Config) dbUse { return dbUse{needs: memoryTables} },
 }
 
-func runResume(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+func runResume(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
+	}
+	if cfg.CLI.Hook != "" {
+		return runHook(ctx, cfg, stdin, stdout, stderr) // cli_hook.go
 	}
 	if err := needExisting(cfg); err != nil {
 		return err
 	}
+	res, err := callTool(ctx, cfg, stderr, domain.ToolGetResumeContext, resumeArgs(cfg))
+	if err != nil {
+		return err
+	}
+	return printResult(cfg, res, stdout, stderr)
+}
+
+// resumeArgs are get_resume_context's arguments from the flags.
+func resumeArgs(cfg Config) json.RawMessage {
 	args := map[string]any{}
+	if cfg.CLI.MaxBytes != 0 {
+		args["max_bytes"] = cfg.CLI.MaxBytes
+	}
 	if cfg.CLI.MaxEvents != 0 {
 		args["max_events"] = cfg.CLI.MaxEvents
 	}
 	if cfg.CLI.ExcludeKinds != "" {
 		args["exclude_kinds"] = cfg.CLI.ExcludeKinds
 	}
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return err
-	}
-	res, err := callTool(ctx, cfg, stderr, domain.ToolGetResumeContext, raw)
-	if err != nil {
-		return err
-	}
-	return printResult(cfg, res, stdout, stderr)
+	raw, _ := json.Marshal(args) // ints and strings: cannot fail
+	return raw
 }

@@ -177,13 +177,53 @@ func (p *pendingTools) Checkpoint(ctx context.Context, summary string) (string, 
 }
 
 // GetResumeContext waits for the core, then runs the call.
-func (p *pendingTools) GetResumeContext(ctx context.Context, maxEvents int, excludeKinds string) (string, error) {
+func (p *pendingTools) GetResumeContext(ctx context.Context, r ports.ResumeRequest) (string, error) {
 	t, ctx, done, err := p.wait(ctx)
 	defer done()
 	if err != nil {
 		return "", err
 	}
-	return t.GetResumeContext(ctx, maxEvents, excludeKinds)
+	return t.GetResumeContext(ctx, r)
+}
+
+// SearchMemory waits for the core, then runs the call.
+func (p *pendingTools) SearchMemory(ctx context.Context, r ports.SearchMemoryRequest) (string, error) {
+	t, ctx, done, err := p.wait(ctx)
+	defer done()
+	if err != nil {
+		return "", err
+	}
+	return t.SearchMemory(ctx, r)
+}
+
+// ReadResource waits for the core, then reads the resource.
+func (p *pendingTools) ReadResource(ctx context.Context, uri string) (string, error) {
+	t, ctx, done, err := p.wait(ctx)
+	defer done()
+	if err != nil {
+		return "", err
+	}
+	return t.ReadResource(ctx, uri)
+}
+
+// GetPrompt waits for the core, then renders the prompt.
+func (p *pendingTools) GetPrompt(ctx context.Context, name string, args map[string]string) (string, error) {
+	t, ctx, done, err := p.wait(ctx)
+	defer done()
+	if err != nil {
+		return "", err
+	}
+	return t.GetPrompt(ctx, name, args)
+}
+
+// Complete waits for the core, then completes the argument.
+func (p *pendingTools) Complete(ctx context.Context, prompt, argument, value string) (ports.Completion, error) {
+	t, ctx, done, err := p.wait(ctx)
+	defer done()
+	if err != nil {
+		return ports.Completion{}, err
+	}
+	return t.Complete(ctx, prompt, argument, value)
 }
 
 // SearchText waits for the core, then runs the call.

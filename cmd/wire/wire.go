@@ -173,6 +173,9 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	w.Store, w.AuditStore = store, store
 	w.closers = append(w.closers, store.Close)
 	logRepaired(log, store)
+	if store.IndexRebuilt() {
+		log.Info("built the memory search index (search_memory): the file had none, or it did not match the memory tables")
+	}
 
 	search := o.Search
 	if search == nil {
@@ -180,7 +183,8 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	}
 	memory := sqlite.NewMemoryStore(store)
 	deps := app.Deps{Statements: sqlite.NewStatementRunner(store), Schema: sqlite.NewSchemaReader(store), Views: sqlite.NewViewWriter(store),
-		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search}
+		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search,
+		Recall: sqlite.NewMemoryRecall(store)}
 	w.Memory = true
 	if o.ReadOnly {
 		if w.Memory, err = memory.Available(ctx); err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkToolAllocs reports allocs/op and B/op (and the time) of each of
-// the 13 tools through the core: app and the adapters, each call's audit
+// the 14 tools through the core: app and the adapters, each call's audit
 // row included, no MCP SDK. The bench command prints them.
 func BenchmarkToolAllocs(b *testing.B) {
 	limits := domain.DefaultLimits()
@@ -46,9 +46,14 @@ func BenchmarkToolAllocs(b *testing.B) {
 		{"append_event", func(i int) (string, error) { return t.AppendEvent(ctx, fmt.Sprintf("note %d", i), "note") }},
 		{"verify_chain", func(int) (string, error) { return t.VerifyChain(ctx, "") }},
 		{"checkpoint", func(i int) (string, error) { return t.Checkpoint(ctx, fmt.Sprintf("summary %d", i)) }},
-		{"get_resume_context", func(int) (string, error) { return t.GetResumeContext(ctx, 20, "") }},
+		{"get_resume_context", func(int) (string, error) {
+			return t.GetResumeContext(ctx, ports.ResumeRequest{MaxEvents: 20, MaxBytes: domain.DefaultLimits().ResumeBytes()})
+		}},
 		{"search_text", func(int) (string, error) {
 			return t.SearchText(ctx, ports.SearchTextRequest{Pattern: "item 42", Table: "items", Columns: []string{"name"}, Limit: 10, FixedStrings: true})
+		}},
+		{"search_memory", func(int) (string, error) {
+			return t.SearchMemory(ctx, ports.SearchMemoryRequest{Query: "note 42", Limit: 10})
 		}},
 		{"snapshot", func(int) (string, error) { return t.Snapshot(ctx, "benchmark") }},
 	}

@@ -147,6 +147,18 @@ func schema(t *testing.T, path string) [][3]string {
 	return out
 }
 
+// withoutSearchIndex leaves out search_memory's index (the FTS5 table and
+// its shadow tables), which the server adds to every file it opens.
+func withoutSearchIndex(objs [][3]string) [][3]string {
+	var out [][3]string
+	for _, o := range objs {
+		if !strings.HasPrefix(o[1], domain.MemoryIndex) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // verified is verify_chain's answer for a good chain.
 func verified(events int, head string) string {
 	return `{"ok": true, "events": ` + strconv.Itoa(events) + `, "head_id": ` + strconv.Itoa(events) + `, "head_hash": "` + head + `"}`
@@ -178,7 +190,7 @@ func TestReferenceFileVerifiesAndOurAppendsVerifyWithTheReferenceRule(t *testing
 	// A head hash kept from the reference's file is found in it.
 	assert.Equal(t, `{"ok": true, "events": 20, "head_id": 20, "head_hash": "`+ref[19].H+`", "expected_head_id": 12}`,
 		env.MustCall(t, "verify_chain", map[string]any{"expected_head": strings.ToUpper(ref[11].H)}))
-	assert.Equal(t, before, schema(t, path), "opening the file left the reference's schema as it was")
+	assert.Equal(t, before, withoutSearchIndex(schema(t, path)), "opening the file left the reference's schema as it was, adding only the search index")
 
 	// Ours -> reference: two events appended by our server, with content
 	// that exercises stripping and every escaping rule.
@@ -271,4 +283,28 @@ func TestReferenceFileOpensReadOnly(t *testing.T) {
 	for _, tool := range tools.Tools {
 		assert.NotContains(t, []string{"append_event", "checkpoint"}, tool.Name, "read-only mode offers no memory writes")
 	}
+}
+
+// TestReferenceFileGainsTheSearchIndex: a file the reference made has no
+// search index; the first writable start builds it from every event and
+// the checkpoint, so search_memory finds them (with diacritics folded:
+// "resume" finds "résumé"), and a read-only start of such a file says
+// the index is missing instead of scanning.
+func TestReferenceFileGainsTheSearchIndex(t *testing.T) {
+	ref := fixtureRows(t)
+	path := writeReferenceFile(t, ref)
+	ro := harness.New(t, harness.Config{DBPath: path, ReadOnly: true})
+	out := ro.MustFail(t, "search_memory", map[string]any{"query": "instructions"})
+	assert.Contains(t, out, "no search index yet")
+
+	env := harness.New(t, harness.Config{DBPath: path})
+	assert.True(t, env.Store.IndexRebuilt())
+	out = env.MustCall(t, "search_memory", map[string]any{"query": "instructions"})
+	assert.Contains(t, out, "\nevent,19,"+ref[18].TS+",action,")
+	assert.Contains(t, out, "[instructions]")
+	out = env.MustCall(t, "search_memory", map[string]any{"query": "resume"})
+	assert.Contains(t, out, "\nevent,9,")
+	out = env.MustCall(t, "search_memory", map[string]any{"query": "hand over"})
+	assert.Contains(t, out, "\ncheckpoint,1,"+refCheckpointTS+",checkpoint,"+refCheckpointSession+",")
+	assert.Equal(t, verified(20, ref[19].H), env.MustCall(t, "verify_chain", nil), "the index changes nothing the chain hashes")
 }

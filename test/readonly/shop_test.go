@@ -37,7 +37,7 @@ func csvLines(header string, rows [][]any, trailer string) string {
 func TestReadOnlyToolsAreTheReadTools(t *testing.T) {
 	want := map[bool][]string{
 		false: {"describe_table", "get_schema", "list_tables", "read_query", "search_text"},
-		true:  {"describe_table", "get_resume_context", "get_schema", "list_tables", "read_query", "search_text", "verify_chain"},
+		true:  {"describe_table", "get_resume_context", "get_schema", "list_tables", "read_query", "search_memory", "search_text", "verify_chain"},
 	}
 	data := newShop()
 	for _, fx := range shopFixtures {
@@ -93,6 +93,7 @@ func taskDiscovery(t *testing.T, s *session, data shop, memory bool) {
 	if memory {
 		want["memory_events"] = entry{"table", 1, "4"} // two events, the marker before the first checkpoint, its seal
 		want["memory_checkpoints"] = entry{"table", 1, "1"}
+		want["memory_fts"] = entry{"table", 1, "5"} // the search index: the four events and the checkpoint
 		want["query_log"] = entry{"table", 1, "0"}
 	}
 	var rows [][]any

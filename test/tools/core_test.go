@@ -46,6 +46,7 @@ func TestToolsAreListedWithAnnotationsAndSchemas(t *testing.T) {
 		"verify_chain":       {"Verify memory chain", true, false, true},
 		"get_resume_context": {"Resume from memory", true, false, true},
 		"search_text":        {"Search text", true, false, true},
+		"search_memory":      {"Search memory", true, false, true},
 		"write_query":        {"Write query", false, true, false},
 		"create_view":        {"Create view", false, true, false},
 		"destructive_query":  {"Destructive query (snapshots first)", false, true, false},
@@ -141,7 +142,7 @@ func TestPolicyErrorsSayWhatToUse(t *testing.T) {
 
 func TestListDescribeSchema(t *testing.T) {
 	env := seeded(t)
-	assert.Equal(t, "name,type,system,rows\nmemory_checkpoints,table,1,0\nmemory_events,table,1,0\nnotes,table,0,3\nquery_log,table,1,2\nquery_errors,view,1,\n# 5 rows",
+	assert.Equal(t, "name,type,system,rows\nmemory_checkpoints,table,1,0\nmemory_events,table,1,0\nmemory_fts,table,1,0\nnotes,table,0,3\nquery_log,table,1,2\nquery_errors,view,1,\n# 6 rows",
 		env.MustCall(t, "list_tables", nil), "the two seeding writes are logged; this call's own row is not yet")
 	out := env.MustCall(t, "describe_table", map[string]any{"table": "NOTES"})
 	assert.Contains(t, out, "# columns\ncid,name,type,notnull,default,pk\n0,id,INTEGER,0,,1\n1,title,TEXT,1,,0\n2,body,TEXT,0,,0")
@@ -149,7 +150,7 @@ func TestListDescribeSchema(t *testing.T) {
 	assert.Contains(t, out, "# sql\nCREATE TABLE notes")
 	assert.Equal(t, "no table or view named 'nope'; use list_tables", env.MustFail(t, "describe_table", map[string]any{"table": "nope"}))
 	schema := env.MustCall(t, "get_schema", nil)
-	assert.True(t, strings.HasPrefix(schema, "-- 1 objects (11 server objects hidden; include_system=true shows them)\n\nCREATE TABLE notes"), schema)
+	assert.True(t, strings.HasPrefix(schema, "-- 1 objects (12 server objects hidden; include_system=true shows them)\n\nCREATE TABLE notes"), schema)
 	all := env.MustCall(t, "get_schema", map[string]any{"include_system": true})
 	assert.Contains(t, all, "CREATE TABLE memory_events")
 	assert.Contains(t, all, "-- description: failed tool calls")

@@ -28,6 +28,7 @@ var declRequired = map[string]map[string]any{
 	"append_event":      {"content": "bounds test"},
 	"checkpoint":        {"summary": "bounds test"},
 	"search_text":       {"pattern": "a", "table": "notes"},
+	"search_memory":     {"query": "seed"},
 }
 
 func declSeed(t *testing.T, env *harness.Env) {

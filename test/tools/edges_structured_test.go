@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
@@ -26,14 +28,17 @@ var structuredCalls = []struct {
 	{"destructive_query", map[string]any{"query": "DELETE FROM t WHERE id = 2 RETURNING id", "reason": "test"}},
 	{"list_tables", map[string]any{}},
 	{"search_text", map[string]any{"table": "t", "pattern": "o"}},
+	{"search_memory", map[string]any{"query": "note"}},
 }
 
 func structuredEnv(t *testing.T, on bool) *edgesClient {
 	l := domain.DefaultLimits()
 	l.MaxCellChars = 5
-	ec, _ := edgesConnect(t, harness.Config{Limits: l, Structured: on})
+	// A fixed clock: both servers' events carry the same ts.
+	ec, _ := edgesConnect(t, harness.Config{Limits: l, Structured: on, Clock: fake.NewClock(time.Date(2026, 9, 13, 10, 0, 0, 0, time.UTC))})
 	ec.call(t, "write_query", map[string]any{"query": "CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)"}, nil)
 	ec.call(t, "write_query", map[string]any{"query": "INSERT INTO t(body) VALUES ('one'), ('two'), (NULL)"}, nil)
+	ec.call(t, "append_event", map[string]any{"content": "a note about the importer"}, nil)
 	return ec
 }
 
@@ -53,7 +58,7 @@ func TestStructuredResultsMatchTheirSchemaAndKeepTheCSV(t *testing.T) {
 		schemas[tool.Name], err = s.Resolve(nil)
 		require.NoError(t, err, tool.Name)
 	}
-	assert.Len(t, schemas, 5, "read_query, write_query, destructive_query, list_tables, search_text")
+	assert.Len(t, schemas, 6, "read_query, write_query, destructive_query, list_tables, search_text, search_memory")
 	offList, err := off.cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
 	for _, tool := range offList.Tools {

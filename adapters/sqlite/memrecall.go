@@ -1,0 +1,252 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// MemoryRecall reads the memory back: search_memory from the index, one
+// event by id, completion values; on the store's read connections (no
+// agent SQL runs here).
+type MemoryRecall struct {
+	db *Store
+}
+
+var _ ports.MemoryRecall = (*MemoryRecall)(nil)
+
+// NewMemoryRecall returns the memory searcher of db.
+func NewMemoryRecall(db *Store) *MemoryRecall { return &MemoryRecall{db: db} }
+
+// snippetTokens is how many tokens a snippet shows around the match.
+const snippetTokens = 24
+
+// hitsSQL selects the matches with their BM25 score (smaller is better)
+// and the event's or checkpoint's own row, which the filters read.
+const hitsSQL = `SELECT f.rowid AS id, bm25(memory_fts) AS score, abs(f.rowid) AS age,
+coalesce(e.ts, c.ts) AS ts, coalesce(e.kind, 'checkpoint') AS kind, coalesce(e.session, c.session) AS session
+FROM memory_fts f
+LEFT JOIN memory_events e ON e.id = f.rowid
+LEFT JOIN memory_checkpoints c ON c.id = -f.rowid
+WHERE memory_fts MATCH ?`
+
+// Search runs q in one read transaction and calls hit for each result,
+// best first: the rows holding every term, then those holding some, each
+// ranked by BM25 and then recency. It reports whether more matched than
+// q.Limit, how many events the index has not taken in yet (appended by
+// another program since this server opened the file), and how many of the
+// matching events were ranked (domain.MaxRankedMatches at most).
+func (m *MemoryRecall) Search(ctx context.Context, q domain.MemorySearch, hit func(domain.MemoryHit)) (domain.MemorySearchResult, error) {
+	var res domain.MemorySearchResult
+	if err := m.db.checkImmutable(); err != nil {
+		return res, err
+	}
+	conn, err := m.db.readers.Conn(ctx)
+	if err != nil {
+		return res, m.db.connError(ctx, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return res, m.db.connError(ctx, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
+	var n int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'memory_fts_docsize'").Scan(&n); err != nil {
+		return res, m.db.connError(ctx, err)
+	}
+	if n == 0 {
+		return res, domain.Errorf(domain.ErrUnavailable,
+			"this file has no search index yet: a writable server builds it when it opens the file; open it once without --read-only, or use "+domain.ToolSearchText+" on memory_events")
+	}
+	st, err := readIndexState(ctx, conn)
+	if err != nil {
+		return res, m.db.connError(ctx, err)
+	}
+	res.Lag = max(0, st.maxEvent-st.idxMaxEvent)
+
+	exprs := []string{q.Query.All}
+	if q.Query.Match != q.Query.All {
+		exprs = append(exprs, q.Query.Match)
+	}
+	var hits []domain.MemoryHit
+	var rowids []int64
+	for _, expr := range exprs {
+		if len(hits) > q.Limit {
+			break
+		}
+		matched, floor, err := matchWindow(ctx, conn, expr)
+		if err != nil {
+			return res, m.searchError(ctx, err)
+		}
+		res.Matched, res.Ranked = matched, min(matched, domain.MaxRankedMatches)
+		err = rankedHits(ctx, conn, q, expr, floor, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
+			hits, rowids = append(hits, h), append(rowids, rowid)
+		})
+		if err != nil {
+			return res, m.searchError(ctx, err)
+		}
+	}
+	if len(hits) > q.Limit {
+		hits, res.More = hits[:q.Limit], true
+	}
+	// Snippets only for the hits shown: snippet() reads the whole text.
+	for i := range hits {
+		err := conn.QueryRowContext(ctx, "SELECT snippet(memory_fts, 0, '[', ']', '...', ?) FROM memory_fts WHERE memory_fts MATCH ? AND rowid = ?",
+			snippetTokens, q.Query.Match, rowids[i]).Scan(&hits[i].Snippet)
+		if err != nil {
+			return res, m.searchError(ctx, err)
+		}
+		hit(hits[i])
+	}
+	return res, nil
+}
+
+// matchWindow counts the events expr matches (cheap: no row's length is
+// read) and, when more than domain.MaxRankedMatches match, returns the
+// smallest event id of the newest MaxRankedMatches, which bounds the
+// ranking; 0 when every match is ranked.
+func matchWindow(ctx context.Context, conn *sql.Conn, expr string) (int64, int64, error) {
+	var n int64
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0", expr).Scan(&n); err != nil {
+		return 0, 0, err
+	}
+	if n <= domain.MaxRankedMatches {
+		return n, 0, nil
+	}
+	var floor int64
+	err := conn.QueryRowContext(ctx, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+		expr, domain.MaxRankedMatches-1).Scan(&floor)
+	return n, floor, err
+}
+
+// rankedHits finds up to limit hits of expr, best first (BM25, then the
+// newer), leaving out the rows already found (seen) and, with floor > 0,
+// the events older than floor. The bound is its own arm of the query
+// (rowid >= floor, which FTS5 applies while it walks the index, and the
+// checkpoints, rowid < 0), so the older events are never scored.
+func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, expr string, floor int64, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
+	filters, fargs := hitFilters(q, seen)
+	var arms []string
+	var args []any
+	arm := func(bound string, bargs ...any) {
+		arms = append(arms, hitsSQL+bound+filters)
+		args = append(append(append(args, expr), bargs...), fargs...)
+	}
+	if floor > 0 {
+		arm(" AND f.rowid >= ?", floor)
+		arm(" AND f.rowid < 0")
+	} else {
+		arm("")
+	}
+	query := strings.Join(arms, "\nUNION ALL\n") + "\nORDER BY score, ts DESC, age DESC LIMIT ?"
+	args = append(args, limit)
+	return queryOn(ctx, conn, func(r *sql.Rows) error {
+		var h domain.MemoryHit
+		var rowid, age int64
+		var score float64
+		var ts, kind, session sql.NullString
+		if err := r.Scan(&rowid, &score, &age, &ts, &kind, &session); err != nil {
+			return err
+		}
+		h.ID, h.Source = rowid, domain.SourceEvent
+		if rowid < 0 {
+			h.ID, h.Source = -rowid, domain.SourceCheckpoint
+		}
+		h.TS, h.Kind, h.Session = ts.String, kind.String, session.String
+		add(h, rowid)
+		return nil
+	}, query, args...)
+}
+
+// hitFilters is the SQL (and its arguments) of the rows a search keeps:
+// not already found, of the kinds, session and time asked for.
+func hitFilters(q domain.MemorySearch, seen []int64) (string, []any) {
+	var where string
+	var args []any
+	if len(seen) > 0 {
+		where += " AND f.rowid NOT IN (?" + strings.Repeat(", ?", len(seen)-1) + ")"
+		for _, id := range seen {
+			args = append(args, id)
+		}
+	}
+	if len(q.Kinds) > 0 {
+		where += " AND coalesce(e.kind, 'checkpoint') IN (?" + strings.Repeat(", ?", len(q.Kinds)-1) + ")"
+		for _, k := range q.Kinds {
+			args = append(args, k)
+		}
+	}
+	if q.Session != "" {
+		where += " AND coalesce(e.session, c.session) = ?"
+		args = append(args, q.Session)
+	}
+	if q.Since != "" {
+		where += " AND coalesce(e.ts, c.ts) >= ?"
+		args = append(args, q.Since)
+	}
+	return where, args
+}
+
+// searchError translates a failed search. The query is built from quoted
+// terms (domain.ParseMemoryQuery), so FTS5 should never find it
+// malformed; if it does, the agent is told to simplify it.
+func (m *MemoryRecall) searchError(ctx context.Context, err error) error {
+	if ctx.Err() == nil && strings.Contains(err.Error(), "fts5:") {
+		return domain.Errorf(domain.ErrInvalidArgument, "the search index could not read the query (%s); use plain words", m.db.scrub(err.Error()))
+	}
+	return m.db.connError(ctx, err)
+}
+
+// Event returns one event by id.
+func (m *MemoryRecall) Event(ctx context.Context, id int64) (domain.Event, error) {
+	if err := m.db.checkImmutable(); err != nil {
+		return domain.Event{}, err
+	}
+	var e domain.Event
+	err := m.db.readers.QueryRowContext(ctx, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id = ?", id).
+		Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash)
+	if err == sql.ErrNoRows {
+		return e, domain.Errorf(domain.ErrNotFound, "there is no event %d; "+domain.ToolReadQuery+" on memory_events shows the ids that exist", id)
+	}
+	if err != nil {
+		return e, m.db.connError(ctx, err)
+	}
+	return e, nil
+}
+
+// Values returns the distinct kinds or sessions starting with prefix
+// among the newest domain.RecallScan events: bounded by that scan, never
+// by the log's length.
+func (m *MemoryRecall) Values(ctx context.Context, field domain.RecallField, prefix string, max int) ([]string, bool, error) {
+	if err := m.db.checkImmutable(); err != nil {
+		return nil, false, err
+	}
+	col := "kind"
+	if field == domain.RecallSession {
+		col = "session"
+	}
+	var out []string
+	conn, err := m.db.readers.Conn(ctx)
+	if err != nil {
+		return nil, false, m.db.connError(ctx, err)
+	}
+	defer conn.Close()
+	err = queryOn(ctx, conn, func(r *sql.Rows) error {
+		var v string
+		if err := r.Scan(&v); err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	}, "SELECT DISTINCT "+col+" FROM (SELECT "+col+" FROM memory_events ORDER BY id DESC LIMIT ?) WHERE substr(CAST("+col+" AS BLOB), 1, ?) = CAST(? AS BLOB) ORDER BY 1 LIMIT ?",
+		domain.RecallScan, len(prefix), prefix, max+1)
+	if err != nil {
+		return nil, false, m.db.connError(ctx, err)
+	}
+	if len(out) > max {
+		return out[:max], true, nil
+	}
+	return out, false, nil
+}
