@@ -75,7 +75,11 @@ type Approvals interface {
 type Deps struct {
 	DB    Reader
 	Audit Reader
-	Tools Tools
+	// Recall, when set, answers the Memory page's search from the
+	// full-text index search_memory uses; without it a LIKE bounded to
+	// one page of matches does.
+	Recall ports.MemoryRecall
+	Tools  Tools
 	// Snapshots lists the snapshots; Undo undoes a call (nil: read-only).
 	Snapshots Snapshots
 	Undo      Undoer

@@ -2,6 +2,7 @@ package webui
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,6 +58,9 @@ func (v *view) memory() {
 	}
 	if k := f.Get("kind"); k != "" {
 		where = append(where, "kind = "+quoteSQL(k))
+	}
+	if q := f.Get("q"); q != "" && v.h.d.Recall != nil && v.searchMemory(f) {
+		return
 	}
 	if q := f.Get("q"); q != "" {
 		// a bounded LIKE: the page stops at pageRows+1 matches
@@ -161,4 +165,41 @@ func (v *view) checkpoints() {
 		}
 	}
 	v.page("checkpoints", "Checkpoints", "memory", map[string]any{"Checkpoints": list, "Err": errString(err), "Chain": chain, "ChainErr": cerr})
+}
+
+// hitRow is one search hit; Event says whether ID is an event's.
+type hitRow struct {
+	domain.MemoryHit
+	Event bool
+}
+
+// searchMemory answers a search from the full-text index, best first, as
+// search_memory ranks: one page of the best matches, filtered by kind,
+// session and time. It returns false, rendering nothing, when the file has
+// no index (a read-only look at a file no server indexed).
+func (v *view) searchMemory(f url.Values) bool {
+	d := map[string]any{"F": f, "Searched": true}
+	q, err := domain.ParseMemoryQuery(f.Get("q"))
+	if err != nil {
+		d["Err"] = errText(err)
+		v.page("memory", "Memory", "memory", d)
+		return true
+	}
+	s := domain.MemorySearch{Query: q, Session: f.Get("session"), Since: f.Get("since"), Limit: pageRows}
+	if k := f.Get("kind"); k != "" {
+		s.Kinds = []string{k}
+	}
+	var hits []hitRow
+	until := f.Get("until")
+	res, err := v.h.d.Recall.Search(v.r.Context(), s, func(h domain.MemoryHit) {
+		if until == "" || h.TS < until+"\uffff" {
+			hits = append(hits, hitRow{MemoryHit: h, Event: h.Source == domain.SourceEvent})
+		}
+	})
+	if errors.Is(err, domain.ErrUnavailable) {
+		return false
+	}
+	d["Hits"], d["Err"], d["More"] = hits, errString(err), res.More
+	v.page("memory", "Memory", "memory", d)
+	return true
 }

@@ -49,7 +49,10 @@ type recSnaps struct{ restored int }
 
 func (s *recSnaps) List() ([]Snapshot, error) { return []Snapshot{{Name: "a.1.db", Bytes: 10}}, nil }
 
-func (s *recSnaps) RestoreOver(context.Context, string) (string, error) { s.restored++; return "a.2.db", nil }
+func (s *recSnaps) RestoreOver(context.Context, string) (string, error) {
+	s.restored++
+	return "a.2.db", nil
+}
 
 var snaps = &recSnaps{}
 

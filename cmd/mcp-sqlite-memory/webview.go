@@ -29,6 +29,7 @@ func webDeps(cfg Config, w *wiring.Wiring, log *slog.Logger, session string) web
 	if w.Service != nil {
 		d.Tools = w.Service
 	}
+	d.Recall = w.Deps.Recall
 	if w.AuditStore != nil {
 		d.Audit = sqlite.NewStatementRunner(w.AuditStore)
 	}
