@@ -136,9 +136,14 @@ func (v *view) checkpointRows(ctx context.Context, n int) ([]checkpointRow, erro
 	if err != nil || len(list) == 0 {
 		return list, err
 	}
+	// A checkpoint's seal is appended right after the head it is pinned
+	// to, so each is looked up by id, not by scanning the events.
+	ids := make([]string, len(list))
+	for i, c := range list {
+		ids[i] = strconv.FormatInt(c.LastEventID+1, 10)
+	}
 	sealed := map[int64]bool{}
-	q := "SELECT kind, content FROM memory_events WHERE kind = " + quoteSQL(domain.SealKind) +
-		" AND substr(content, 1, length(" + quoteSQL(domain.SealLead) + ")) = " + quoteSQL(domain.SealLead)
+	q := "SELECT kind, content FROM memory_events WHERE id IN (" + strings.Join(ids, ", ") + ")"
 	err = rows(ctx, v.h.d.DB, q, func(r []any) {
 		e := domain.Event{Kind: asText(r[0]), Content: asText(r[1])}
 		if id, ok := domain.SealID(e); ok {

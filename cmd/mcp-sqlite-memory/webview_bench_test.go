@@ -34,7 +34,16 @@ func BenchmarkWebViewPages(b *testing.B) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1/ui/login?secret=s", nil))
 	cookie := rec.Result().Cookies()[0]
-	for _, page := range []string{"", "memory", "memory?q=needle", "memory?kind=decision&before=50000", "memory/event?id=50000",
+	// The baseline: verify_chain alone, which the overview and the
+	// checkpoints page run on every visit.
+	b.Run("verify_chain", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := w.Service.VerifyChain(ctx, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, page := range []string{"", "memory", "memory?q=needle", "memory?q=step+500", "memory?kind=decision&before=50000", "memory/event?id=50000",
 		"memory/checkpoints", "audit", "audit?failures=1&tool=read_query", "audit/call?id=50000", "tables", "tables/rows?name=notes", "approvals"} {
 		b.Run(strings.NewReplacer("/", "_", "?", "_", "&", "_", "=", "-").Replace("page_"+page), func(b *testing.B) {
 			for b.Loop() {
