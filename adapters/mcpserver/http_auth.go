@@ -268,15 +268,3 @@ func (h *HTTPHandler) scopeMiddleware(next mcp.MethodHandler) mcp.MethodHandler 
 		return next(ctx, method, req)
 	}
 }
-
-// writeJSON writes v as a JSON body with status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}`)
-	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
-}

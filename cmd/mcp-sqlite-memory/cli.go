@@ -30,6 +30,8 @@ type cliOptions struct {
 	At           string // restore: --at
 	// OverwriteLater and Yes are undo's --overwrite-later and --yes.
 	OverwriteLater, Yes bool
+	// Addr is ui's --addr.
+	Addr string
 
 	// looking is set by lookFirst for a reading run on a database without
 	// the server's tables: read-only, its calls logged nowhere.
@@ -61,7 +63,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand, undoCommand, pendingCommand, approveCommand, denyCommand, exportCommand, importCommand}
+	commands = []*command{verifyCommand, resumeCommand, logCommand, snapshotsCommand, callCommand, restoreCommand, undoCommand, pendingCommand, approveCommand, denyCommand, exportCommand, importCommand, uiCommand}
 }
 
 // commandOf splits off a leading subcommand name; nil means serve.

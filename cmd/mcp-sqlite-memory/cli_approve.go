@@ -147,16 +147,8 @@ func runDecide(ctx context.Context, cfg Config, approve bool, stdout io.Writer) 
 		return err
 	}
 	defer store.Close()
-	now := systemClock{}.Now()
-	by := decider()
-	verdict := "denied"
-	if approve {
-		verdict = "approved"
-	}
-	query := cfg.Command + " " + strconv.FormatInt(id, 10)
-	e := domain.AuditEntry{TS: domain.FormatTS(now), Session: newSession(now), Tool: cfg.Command, Query: &query, OK: true,
-		Detail: domain.Detail{{Key: "approval_id", Value: id}, {Key: "decision", Value: verdict}, {Key: "by", Value: by}}.String()}
-	if err := store.DecideApproval(ctx, id, approve, by, now, e); err != nil {
+	verdict, err := decide(ctx, store, id, approve, decider())
+	if err != nil {
 		if errors.Is(err, sqlite.ErrNotPending) {
 			return fmt.Errorf("%w (%s pending lists the questions still waiting)", err, progName)
 		}
@@ -164,6 +156,21 @@ func runDecide(ctx context.Context, cfg Config, approve bool, stdout io.Writer) 
 	}
 	_, err = fmt.Fprintf(stdout, "question %d %s; the waiting call sees it within a second\n", id, verdict)
 	return err
+}
+
+// decide stores the decision on question id and its query_log row (tool
+// approve or deny), as the approve and deny commands and the web view's
+// Approvals page do; by names who decided. It returns the verdict.
+func decide(ctx context.Context, store *sqlite.Store, id int64, approve bool, by string) (string, error) {
+	now := systemClock{}.Now()
+	verdict, tool := "denied", "deny"
+	if approve {
+		verdict, tool = "approved", "approve"
+	}
+	query := tool + " " + strconv.FormatInt(id, 10)
+	e := domain.AuditEntry{TS: domain.FormatTS(now), Session: newSession(now), Tool: tool, Query: &query, OK: true,
+		Detail: domain.Detail{{Key: "approval_id", Value: id}, {Key: "decision", Value: verdict}, {Key: "by", Value: by}}.String()}
+	return verdict, store.DecideApproval(ctx, id, approve, by, now, e)
 }
 
 // decider names who decided: the CLI, the user running it and the process.

@@ -31,6 +31,10 @@ var readingRuns = map[string][][]string{
 	"approve":   {},
 	"deny":      {},
 	"export":    {{}, {"--json"}},
+	// ui serves until stopped, so no run of it ends here; it reads (its
+	// use is nil), so on a plain file lookFirst, tested by the others,
+	// makes it read-only.
+	"ui": {},
 	"call": {{}, {"read_query", `{"query": "SELECT * FROM items"}`}, {"list_tables"}, {"describe_table", `{"table": "items"}`},
 		{"get_schema"}, {"search_text", `{"table": "items", "pattern": "x"}`}, {"verify_chain"}, {"get_resume_context"}, {"--json", "read_query", `{"query": "SELECT 1"}`}},
 }

@@ -482,7 +482,8 @@ Flags may be spelled -flag or --flag, with the value as --flag=VALUE or --flag V
 
 Commands for people, on the same file while a server runs (each with --help):
   %[1]s verify|resume|log|snapshots|call|undo --db PATH ...
-  %[1]s pending|approve|deny --db PATH ...
+  %[1]s pending|approve|deny|export|ui --db PATH ...
+  %[1]s import --to NEW.db, restore --from URL --to PATH
 `+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,

@@ -274,7 +274,7 @@ func TestParseConfigUsageErrors(t *testing.T) {
 		{"malformed boolean flag", flags("--read-only=maybe"), nil,
 			p + `invalid value "maybe" for --read-only: want true or false (see --help)`, nil},
 		{"positional argument", flags("memory.db"), nil,
-			p + `unexpected argument "memory.db": every setting is a flag, and the subcommands are verify, resume, log, snapshots, call, restore, undo, pending, approve, deny, export, import (see --help)`, nil},
+			p + `unexpected argument "memory.db": every setting is a flag, and the subcommands are verify, resume, log, snapshots, call, restore, undo, pending, approve, deny, export, import, ui (see --help)`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

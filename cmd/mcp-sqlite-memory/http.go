@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/oauth"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -210,7 +211,11 @@ func readTokenFile(path string) ([]byte, fs.FileMode, error) {
 // down gracefully: it stops accepting, lets the calls in flight finish
 // (for at most the query timeout plus shutdownGrace), cancels the rest and
 // closes every session.
-func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *slog.Logger) error {
+//
+// The web view is mounted beside /mcp at /ui/ by webView (nil: none),
+// given the names the server answers to; the MCP handler never sees those
+// requests.
+func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *slog.Logger, webView func(hosts []string) http.Handler) error {
 	c := cfg.HTTP
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
@@ -223,8 +228,15 @@ func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *s
 		}
 	}
 	h := server.HTTPHandler(mcpserver.HTTPOptions{Token: c.Token, OAuth: c.OAuth, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
+	var handler http.Handler = h
+	if webView != nil {
+		mux := http.NewServeMux()
+		mux.Handle("/", h)
+		mux.Handle(webui.Prefix, webView(hosts))
+		handler = mux
+	}
 	srv := &http.Server{
-		Handler:           h,
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"time"
@@ -102,7 +103,9 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if cfg.HTTP.Addr != "" {
-		return serveHTTP(ctx, w.Server, cfg, log)
+		return serveHTTP(ctx, w.Server, cfg, log, func(hosts []string) http.Handler {
+			return httpWebView(cfg, w, log, session, hosts, stderr)
+		})
 	}
 	return w.Server.Serve(ctx, stdin, stdout)
 }
