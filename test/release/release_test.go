@@ -173,8 +173,8 @@ func TestReleaseAgrees(t *testing.T) {
 		})
 	}
 	assert.Equal(t, wantPackages, pj.OptionalDependencies, "the main package depends on exactly the platform packages, at its version")
-	assert.Len(t, rel.npm, len(targets)+1, "one npm package per target and the main one: %v", keys(rel.npm))
-	assert.Len(t, rel.bundles, len(targets), "one bundle per target")
+	assert.Len(t, keys(rel.npm), len(targets)+1, "one npm package per target and the main one")
+	assert.Len(t, keys(rel.bundles), len(targets), "one bundle per target")
 }
 
 // registrySchema is the SHA-256 of testdata/server.schema.json, a copy of

@@ -51,6 +51,20 @@ mkdir "$work/install"
 (cd "$work/install" && npm init -y >/dev/null && npm install --offline --no-audit --no-fund --loglevel=error "$main" "$own" >/dev/null)
 stamp "installed $(basename "$main") and $(basename "$own") from their tarballs"
 
+# README's npm install command, word for word but for the version and
+# platform (and a prefix, so that it installs into the temporary folder):
+# the command it puts on PATH runs the server.
+check=$(grep -o 'npm install -g --offline [^`]*' README.md | head -n 1)
+[ -n "$check" ] || { echo "release check: README has no npm install -g --offline command" >&2; exit 1; }
+readme_version=$(printf '%s' "$check" | sed -n 's/.*mcp-sqlite-memory-\([0-9][^ ]*\)\.tgz.*/\1/p' | head -n 1)
+version=$(basename "$main" .tgz); version=${version#mcp-sqlite-memory-}
+check=${check//$readme_version/$version}
+check=${check//linux-x64/$platform}
+(cd "$dist" && bash -c "$check --prefix '$work/global' --no-audit --no-fund --loglevel=error" >/dev/null)
+"$work/global/bin/mcp-sqlite-memory" --version | grep -q '^mcp-sqlite-memory ' || {
+  echo "release check: README's npm install did not put a working mcp-sqlite-memory on PATH" >&2; exit 1; }
+stamp "README's npm install command works: $check"
+
 RELEASE_DIST="$dist" RELEASE_NPM_PREFIX="$work/install" \
   go test -count=1 -run '^(TestReleaseAgrees|TestServerJSONValidates|TestNpxHandshake)$' ./test/release/
 stamp "the release agrees with itself and serves MCP through npx"
