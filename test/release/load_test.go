@@ -68,30 +68,9 @@ func loadRelease(t *testing.T) release {
 
 func fakeRelease(t *testing.T) release {
 	t.Helper()
-	root := repoRoot(t)
-	targets, commands := releaseScript(t)
-	const version = "v9.8.7"
 	dir := t.TempDir()
-	stage, npmDir, out := filepath.Join(dir, "stage"), filepath.Join(dir, "npm"), filepath.Join(dir, "out")
-	for _, target := range targets {
-		goos, goarch, _ := strings.Cut(target, "/")
-		folder := filepath.Join(stage, "mcp-sqlite-memory_"+version+"_"+goos+"_"+goarch)
-		require.NoError(t, os.MkdirAll(folder, 0o755))
-		for _, cmd := range commands {
-			require.NoError(t, os.WriteFile(filepath.Join(folder, cmd+exe(goos)), []byte("stand-in for "+cmd+" "+target), 0o755))
-		}
-		for _, doc := range []string{"LICENSE", "README.md"} {
-			data, err := os.ReadFile(filepath.Join(root, doc))
-			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(filepath.Join(folder, doc), data, 0o644))
-		}
-	}
-	require.NoError(t, os.MkdirAll(out, 0o755))
-	cmd := exec.Command("go", "run", "./scripts/packaging", "-version", version, "-stage", stage, "-npm", npmDir, "-out", out)
-	cmd.Dir = root
-	msg, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", msg)
-
+	stage, npmDir, out := makeStage(t), filepath.Join(dir, "npm"), filepath.Join(dir, "out")
+	runPackager(t, stage, npmDir, out)
 	rel := release{npm: map[string]tree{}, bundles: map[string]tree{}}
 	entries, err := os.ReadDir(npmDir)
 	require.NoError(t, err)
@@ -102,6 +81,43 @@ func fakeRelease(t *testing.T) release {
 	rel.server, err = os.ReadFile(filepath.Join(out, "server.json"))
 	require.NoError(t, err)
 	return rel
+}
+
+// fakeVersion is the release version of makeStage's builds.
+const fakeVersion = "v9.8.7"
+
+// makeStage lays out what release.sh stages before packaging: a folder per
+// target it builds, holding a stand-in for each command, LICENSE and
+// README.md.
+func makeStage(t *testing.T) string {
+	t.Helper()
+	root := repoRoot(t)
+	targets, commands := releaseScript(t)
+	stage := t.TempDir()
+	for _, target := range targets {
+		goos, goarch, _ := strings.Cut(target, "/")
+		folder := filepath.Join(stage, "mcp-sqlite-memory_"+fakeVersion+"_"+goos+"_"+goarch)
+		require.NoError(t, os.MkdirAll(folder, 0o755))
+		for _, cmd := range commands {
+			require.NoError(t, os.WriteFile(filepath.Join(folder, cmd+exe(goos)), []byte("stand-in for "+cmd+" "+target), 0o755))
+		}
+		for _, doc := range []string{"LICENSE", "README.md"} {
+			data, err := os.ReadFile(filepath.Join(root, doc))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(folder, doc), data, 0o644))
+		}
+	}
+	return stage
+}
+
+// runPackager runs release.sh's packaging step on stage.
+func runPackager(t *testing.T, stage, npmDir, out string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(out, 0o755))
+	cmd := exec.Command("go", "run", "./scripts/packaging", "-version", fakeVersion, "-stage", stage, "-npm", npmDir, "-out", out)
+	cmd.Dir = repoRoot(t)
+	msg, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", msg)
 }
 
 func readDist(t *testing.T, dist string) release {

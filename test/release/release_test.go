@@ -8,14 +8,18 @@
 package release_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -218,6 +222,7 @@ func keys[V any](m map[string]V) []string {
 	for k := range m {
 		out = append(out, k)
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -227,4 +232,29 @@ func suffixed(names []string, suffix string) []string {
 		out = append(out, fmt.Sprint(n, suffix))
 	}
 	return out
+}
+
+// TestPackagingIsReproducible: the same builds give the same bundles,
+// server.json and npm package files, whatever the files' times.
+func TestPackagingIsReproducible(t *testing.T) {
+	stage := makeStage(t)
+	a, b := t.TempDir(), t.TempDir()
+	runPackager(t, stage, filepath.Join(a, "npm"), filepath.Join(a, "out"))
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, filepath.WalkDir(stage, func(path string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(path, later, later)
+	}))
+	runPackager(t, stage, filepath.Join(b, "npm"), filepath.Join(b, "out"))
+	for _, sub := range []string{"out", "npm"} {
+		first, second := readDir(t, filepath.Join(a, sub)), readDir(t, filepath.Join(b, sub))
+		require.NotEmpty(t, first)
+		assert.Equal(t, keys(first), keys(second))
+		for path, f := range first {
+			assert.True(t, bytes.Equal(f.data, second[path].data), "%s/%s differs between two runs", sub, path)
+			assert.Equal(t, f.mode, second[path].mode, "%s/%s", sub, path)
+		}
+	}
 }
