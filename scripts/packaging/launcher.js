@@ -32,11 +32,14 @@ try {
     "npm skips it when optional dependencies are turned off (--omit=optional, --no-optional); install again without that");
 }
 
-const child = spawn(path.join(dir, "bin", name + exe), process.argv.slice(2), { stdio: "inherit", windowsHide: true });
+// The handlers come first: a signal that arrived between the spawn and
+// them would kill this process and leave the server running.
 const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
+let child;
 for (const signal of signals) {
   process.on(signal, () => child.kill(signal));
 }
+child = spawn(path.join(dir, "bin", name + exe), process.argv.slice(2), { stdio: "inherit", windowsHide: true });
 child.on("error", (err) => fail(`cannot run ${child.spawnfile}: ${err.message}`));
 child.on("exit", (code, signal) => {
   if (signal) {

@@ -37,7 +37,7 @@ func needNode(t *testing.T) string {
 const standIn = `#!/bin/sh
 case "$1" in
   exit) echo "args:$*"; echo "to stderr" >&2; exit "$2" ;;
-  wait) trap 'echo "got TERM" >&2; exit 7' TERM; echo ready; while :; do sleep 1; done ;;
+  wait) trap 'echo "got TERM" >&2; exit 7' TERM; echo ready; i=0; while [ $i -lt 120 ]; do sleep 1; i=$((i+1)); done; exit 98 ;;
 esac
 exit 99
 `
@@ -106,6 +106,10 @@ func TestLauncherPassesSignals(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nodePath, launcher, "wait")
+	// A stand-in left running (the signal lost) holds stderr open: Wait
+	// gives up on it after this long instead of hanging, and the stand-in
+	// ends by itself within two minutes.
+	cmd.WaitDelay = 5 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
