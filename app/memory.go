@@ -110,7 +110,7 @@ func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKi
 				exclude = append(exclude, k)
 			}
 		}
-		chain, err := s.verify(ctx, "")
+		chain, err := s.verifyForResume(ctx)
 		if err != nil {
 			return "", err
 		}

@@ -68,6 +68,9 @@ type Service struct {
 	searches slots // search_text calls in flight
 
 	owed owed // audit rows of failed calls, written late (owed.go)
+	// chain is the memory chain the resume context last verified
+	// (verified.go).
+	chain      verified
 	confirmSet domain.ConfirmSettings
 	confirmDB  string
 }

@@ -62,6 +62,7 @@ func (m *MemoryStore) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error,
 		return m.db.connError(ctx, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
+	own, ownOK := m.db.ownBefore()
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return m.db.lockError(ctx, err)
 	}
@@ -80,6 +81,7 @@ func (m *MemoryStore) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error,
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return m.db.connError(ctx, err)
 	}
+	m.db.ownAfter(own, ownOK)
 	return nil
 }
 
