@@ -114,7 +114,7 @@ func (s *Service) GetResumeContext(ctx context.Context, maxEvents int, excludeKi
 		if err != nil {
 			return "", err
 		}
-		st, err := s.d.Memory.Resume(ctx, maxEvents, exclude)
+		st, err := s.resumeState(ctx, chain, maxEvents, exclude)
 		if err != nil {
 			return "", err
 		}

@@ -61,17 +61,20 @@ func (s *Service) verifyForResume(ctx context.Context) (domain.VerifyResult, err
 func (s *Service) verifyTail(ctx context.Context, tail ports.MemoryTail, mark ports.MemoryMark, last domain.VerifyResult) (domain.VerifyResult, ports.MemoryMark, bool, error) {
 	v := domain.NewChainVerifierAfter(last.HeadID, last.HeadHash)
 	headSeen := last.HeadID == 0
-	total, next, ok, err := tail.EventsAfter(ctx, mark, last.HeadID, func(e domain.Event) bool {
+	added := int64(0)
+	next, ok, err := tail.EventsAfter(ctx, mark, last.HeadID, func(e domain.Event) bool {
 		if e.ID == last.HeadID {
 			headSeen = e.Hash == last.HeadHash
 			return headSeen
 		}
+		added++
 		return v.Add(e)
 	})
 	if err != nil || !ok || !headSeen {
 		return domain.VerifyResult{}, "", false, err
 	}
-	r := v.Result(total)
+	// Only this process appended since: one row per new event.
+	r := v.Result(last.Events + added)
 	r.Checkpoints, r.Sealed = last.Checkpoints, last.Sealed
 	return r, next, true, nil
 }
@@ -81,4 +84,13 @@ func (s *Service) remember(mark ports.MemoryMark, r domain.VerifyResult) {
 	s.chain.mu.Lock()
 	defer s.chain.mu.Unlock()
 	s.chain.ok, s.chain.mark, s.chain.result = r.OK, mark, r
+}
+
+// resumeState loads what the resume shows; after a good chain whose ids
+// run 1..head with no row besides, the store need not count those again.
+func (s *Service) resumeState(ctx context.Context, chain domain.VerifyResult, maxEvents int, exclude []string) (domain.ResumeState, error) {
+	if tail, ok := s.d.Memory.(ports.MemoryTail); ok && chain.OK && chain.Events == chain.HeadID {
+		return tail.ResumeFrom(ctx, maxEvents, exclude, chain.HeadID)
+	}
+	return s.d.Memory.Resume(ctx, maxEvents, exclude)
 }

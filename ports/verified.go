@@ -18,10 +18,14 @@ type MemoryTail interface {
 	// and every walk is then whole.
 	Mark() (mark MemoryMark, ok bool)
 	// EventsAfter walks, in one read transaction, the event afterID and
-	// those after it in id order, and counts every event, when nothing but
+	// those after it in id order, when nothing but
 	// this process's own memory and audit commits reached the file since
 	// mark. ok false means something else committed (or nothing can
 	// tell) and nothing was walked. next is the point to check from the
 	// next time.
-	EventsAfter(ctx context.Context, mark MemoryMark, afterID int64, fn func(domain.Event) bool) (total int64, next MemoryMark, ok bool, err error)
+	EventsAfter(ctx context.Context, mark MemoryMark, afterID int64, fn func(domain.Event) bool) (next MemoryMark, ok bool, err error)
+	// ResumeFrom is [MemoryStore.Resume] for a chain whose events
+	// 1..verified were just verified, one per id: only the events after
+	// verified need counting one by one.
+	ResumeFrom(ctx context.Context, max int, exclude []string, verified int64) (domain.ResumeState, error)
 }

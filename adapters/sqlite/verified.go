@@ -3,6 +3,7 @@ package sqlite
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"os"
 	"strconv"
@@ -178,27 +179,27 @@ func (m *MemoryStore) Mark() (ports.MemoryMark, bool) {
 
 // EventsAfter walks the events after afterID (and that event itself), in
 // one read transaction, when only this process's own memory and audit
-// commits reached the file since mark; it counts every event. ok false
+// commits reached the file since mark. ok false
 // means something else committed (or nothing can tell): nothing is
 // walked, and the caller walks the whole chain. next is a new mark, taken
 // before the read.
-func (m *MemoryStore) EventsAfter(ctx context.Context, mark ports.MemoryMark, afterID int64, fn func(domain.Event) bool) (total int64, next ports.MemoryMark, ok bool, err error) {
+func (m *MemoryStore) EventsAfter(ctx context.Context, mark ports.MemoryMark, afterID int64, fn func(domain.Event) bool) (next ports.MemoryMark, ok bool, err error) {
 	if err := m.db.checkImmutable(); err != nil {
-		return 0, "", false, err
+		return "", false, err
 	}
 	if !m.db.unchanged(mark) {
-		return 0, "", false, nil
+		return "", false, nil
 	}
 	if next, ok = m.Mark(); !ok {
-		return 0, "", false, nil
+		return "", false, nil
 	}
 	conn, err := m.db.readers.Conn(ctx)
 	if err != nil {
-		return 0, "", false, m.db.connError(ctx, err)
+		return "", false, m.db.connError(ctx, err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return 0, "", false, m.db.connError(ctx, err)
+		return "", false, m.db.connError(ctx, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	err = conn.Raw(func(dc any) error {
@@ -208,12 +209,6 @@ func (m *MemoryStore) EventsAfter(ctx context.Context, mark ports.MemoryMark, af
 		}
 		stop := armDeadline(ctx, h)
 		defer stop()
-		if err := eachRow(h, "SELECT count(*) FROM memory_events", func(st engine.Stmt) bool {
-			total = st.Int64(0)
-			return false
-		}); err != nil {
-			return err
-		}
 		// afterID is the core's own number, never the agent's text.
 		q := "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id >= " + strconv.FormatInt(afterID, 10) + " ORDER BY id"
 		return eachRow(h, q, func(st engine.Stmt) bool {
@@ -222,12 +217,34 @@ func (m *MemoryStore) EventsAfter(ctx context.Context, mark ports.MemoryMark, af
 		})
 	})
 	if err != nil {
-		return 0, "", false, m.db.translate(ctx, nil, err)
+		return "", false, m.db.translate(ctx, nil, err)
 	}
 	// The snapshot read lies between next and now: still only this
 	// process's commits since next.
 	if !m.db.unchanged(next) {
-		return 0, "", false, nil
+		return "", false, nil
 	}
-	return total, next, true, nil
+	return next, true, nil
+}
+
+// ResumeFrom is [MemoryStore.Resume] for a chain whose events 1..verified
+// were just verified: without excluded kinds it counts one by one only the
+// events after verified, so its cost does not grow with the chain.
+func (m *MemoryStore) ResumeFrom(ctx context.Context, max int, exclude []string, verified int64) (domain.ResumeState, error) {
+	return m.resume(ctx, max, exclude, verified)
+}
+
+// countSince counts the events matching where (args) after since. With
+// plain (no kind excluded) and verified > 0, events 1..verified are one
+// per id, so those up to verified are counted by subtraction.
+func countSince(ctx context.Context, conn *sql.Conn, where string, args []any, since, verified int64, plain bool, total *int) error {
+	if !plain || verified <= 0 {
+		return conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(total)
+	}
+	var after int64
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE id > ?", max(since, verified)).Scan(&after); err != nil {
+		return err
+	}
+	*total = int(max(verified-since, 0) + after)
+	return nil
 }

@@ -22,11 +22,16 @@ func TestResumeAfterAppendsStillCatchesAnOldEventEdited(t *testing.T) {
 	}
 	env.MustCall(t, "checkpoint", map[string]any{"summary": "five in"})
 	env.MustCall(t, "append_event", map[string]any{"content": "after"})
-	assert.Contains(t, env.MustCall(t, "get_resume_context", nil), "| chain ok (8 events)")
+	out := env.MustCall(t, "get_resume_context", nil)
+	assert.Contains(t, out, "# 1 events since checkpoint | chain ok (8 events)", "the count since the checkpoint is the stored one")
+	env.MustCall(t, "append_event", map[string]any{"content": "one more", "kind": "noise"})
+	assert.Contains(t, env.MustCall(t, "get_resume_context", map[string]any{"exclude_kinds": "noise"}),
+		"# 1 events since checkpoint | chain ok (9 events)", "excluded kinds are not counted")
+	assert.Contains(t, env.MustCall(t, "get_resume_context", nil), "# 2 events since checkpoint | chain ok (9 events)")
 
 	memTamper(t, env.DBPath, "UPDATE memory_events SET content = 'forged' WHERE id = 2",
 		"CREATE TRIGGER memory_events_no_update BEFORE UPDATE ON memory_events BEGIN SELECT RAISE(ABORT, 'append-only'); END")
-	out := env.MustCall(t, "get_resume_context", nil)
+	out = env.MustCall(t, "get_resume_context", nil)
 	assert.Contains(t, out, "chain BROKEN at event 2: stored hash does not match the recomputed hash",
 		"an edit by another program, even one that puts the trigger back, is a commit this server did not make: the whole chain is walked")
 	env.MustCall(t, "append_event", map[string]any{"content": "after the edit"})
