@@ -13,8 +13,7 @@ import (
 // the store reports that nothing but this process's own memory and audit
 // writes committed since the mark, the next resume checks only the events
 // after the verified head; anything else, and the whole chain is walked
-// again (docs/decisions.md#memory, "Resume verifies only what this process
-// appended since it last verified").
+// again (docs/decisions.md#resume-verifies-what-changed).
 type verified struct {
 	mu     sync.Mutex
 	ok     bool // a good chain is remembered

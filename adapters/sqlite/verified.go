@@ -18,8 +18,7 @@ import (
 // The resume context verifies the chain on every call; to keep that cost
 // flat, the core remembers the chain it verified and asks this store
 // whether anything but this process's own memory and audit writes
-// committed to the file since (docs/decisions.md#memory, "Resume verifies
-// only what this process appended since it last verified").
+// committed to the file since (docs/decisions.md#resume-verifies-what-changed).
 //
 // SQLite counts the write transactions of a WAL database in the header of
 // its wal-index, the -shm file every connection of every process shares
