@@ -1,6 +1,8 @@
 package tools_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,4 +49,23 @@ func TestResumeAfterAWriteOfTheAgentWalksTheWholeChain(t *testing.T) {
 	env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE notes (x)"})
 	memTamper(t, env.DBPath, "DELETE FROM memory_events WHERE id = 1")
 	assert.Contains(t, env.MustCall(t, "get_resume_context", nil), "chain BROKEN at event 2: id gap")
+}
+
+func TestConcurrentResumesAndAppendsStillCatchAnEdit(t *testing.T) {
+	t.Parallel()
+	env, _ := newMemEnv(t, 0)
+	memAppendNotes(t, env, "event", 2)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 5 {
+				env.MustCall(t, "append_event", map[string]any{"content": fmt.Sprintf("g%d e%d", g, i)})
+				assert.Contains(t, env.MustCall(t, "get_resume_context", nil), "| chain ok (")
+			}
+		})
+	}
+	wg.Wait()
+	assert.Contains(t, env.MustCall(t, "get_resume_context", nil), "| chain ok (22 events)")
+	memTamper(t, env.DBPath, "UPDATE memory_events SET kind = 'forged' WHERE id = 1")
+	assert.Contains(t, env.MustCall(t, "get_resume_context", nil), "chain BROKEN at event 1: stored hash does not match")
 }
