@@ -57,11 +57,11 @@ func memoryRows(ctx context.Context, dir string, sizes []int, calls int, w io.Wr
 			return err
 		}
 		// Ours are cheap: more calls, a steadier p50.
-		resume, err := timeCalls(ctx, o, "get_resume_context", func(int) map[string]any { return map[string]any{} }, 5*calls)
+		resume, err := timeCalls(ctx, o, domain.ToolGetResumeContext, func(int) map[string]any { return map[string]any{} }, 5*calls)
 		if err != nil {
 			return err
 		}
-		remember, err := timeCalls(ctx, o, "append_event", func(i int) map[string]any {
+		remember, err := timeCalls(ctx, o, domain.ToolAppendEvent, func(i int) map[string]any {
 			return map[string]any{"content": fmt.Sprintf("fact %d remembered by the benchmark", i)}
 		}, 5*calls)
 		o.Close()
