@@ -130,11 +130,11 @@ func (s *Service) resume(ctx context.Context, sp *span, r ports.ResumeRequest) (
 			exclude = append(exclude, k)
 		}
 	}
-	chain, err := s.verify(ctx, "")
+	chain, err := s.verifyForResume(ctx) // verified.go
 	if err != nil {
 		return "", err
 	}
-	st, err := s.d.Memory.Resume(ctx, maxEvents, exclude)
+	st, err := s.resumeState(ctx, chain, maxEvents, exclude)
 	if err != nil {
 		return "", err
 	}

@@ -81,7 +81,10 @@ type Service struct {
 	calls    slots // tool calls in flight (slots.go)
 	searches slots // search_text calls in flight
 
-	owed       owed // audit rows of failed calls, written late (owed.go)
+	owed owed // audit rows of failed calls, written late (owed.go)
+	// chain is the memory chain the resume context last verified
+	// (verified.go).
+	chain      verified
 	confirmSet domain.ConfirmSettings
 	confirmDB  string
 }

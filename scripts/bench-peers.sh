@@ -2,8 +2,10 @@
 # Installs the two npm peers the side-by-side benchmark compares with into a
 # temporary folder (nothing is kept in the repository) and runs the stdio
 # figures with them: mcp-sqlite (its command is mcp-sqlite-server) and
-# mcp-server-sqlite-npx. Both use the sqlite3 npm package, whose native
-# build npm 11 runs only when approved. Needs Node.js and npm.
+# mcp-server-sqlite-npx (both use the sqlite3 npm package, whose native
+# build npm 11 runs only when approved); then the memory rows against the
+# official memory server (@modelcontextprotocol/server-memory). Needs
+# Node.js and npm.
 # Usage: scripts/bench-peers.sh [bench flags, e.g. -short]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +14,7 @@ trap 'rm -rf "$peers"' EXIT
 (
 	cd "$peers"
 	npm init -y >/dev/null
-	npm install --no-fund --no-audit mcp-sqlite@1.0.9 mcp-server-sqlite-npx@0.8.0 >/dev/null
+	npm install --no-fund --no-audit mcp-sqlite@1.0.9 mcp-server-sqlite-npx@0.8.0 @modelcontextprotocol/server-memory@2026.8.31 >/dev/null
 	# npm 11 skips install scripts until approved; older npm runs them.
 	npm install-scripts approve sqlite3 >/dev/null 2>&1 || true
 	npm rebuild sqlite3 >/dev/null
@@ -20,3 +22,5 @@ trap 'rm -rf "$peers"' EXIT
 export PATH="$peers/node_modules/.bin:$PATH"
 export MCP_SQLITE_BENCH_PEERS="mcp-sqlite=mcp-sqlite-server {db};mcp-server-sqlite-npx=mcp-server-sqlite-npx {db}"
 go run ./cmd/mcp-sqlite-memory-bench -stdio-only "$@"
+# The memory rows: this server against the official memory server.
+MCP_SQLITE_BENCH_MEMORY_PEER="$peers/node_modules/.bin/mcp-server-memory" go run ./cmd/mcp-sqlite-memory-bench -memory-only "$@"

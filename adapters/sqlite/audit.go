@@ -215,11 +215,13 @@ func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow, budget tim
 			return false, s.auditError(ctx, err)
 		}
 	}
+	own, ownOK := s.ownBefore()
 	if len(batch) == 1 {
 		// A lone row commits by itself: one statement instead of three.
 		if _, err := a.stmt.ExecContext(run, auditArgs(batch[0].e)...); err != nil {
 			return true, s.auditError(ctx, err)
 		}
+		s.ownAfter(own, ownOK)
 		return true, nil
 	}
 	if _, err = a.conn.ExecContext(run, "BEGIN IMMEDIATE"); err != nil {
@@ -237,6 +239,7 @@ func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow, budget tim
 		_, rerr := a.conn.ExecContext(run, "ROLLBACK")
 		return rerr == nil, s.auditError(ctx, err)
 	}
+	s.ownAfter(own, ownOK)
 	return true, nil
 }
 

@@ -62,6 +62,7 @@ func (m *MemoryStore) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error,
 		return m.db.connError(ctx, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
+	own, ownOK := m.db.ownBefore()
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return m.db.lockError(ctx, err)
 	}
@@ -83,6 +84,7 @@ func (m *MemoryStore) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error,
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return m.db.connError(ctx, err)
 	}
+	m.db.ownAfter(own, ownOK)
 	return nil
 }
 
@@ -277,6 +279,12 @@ func eachRow(h engine.Handle, q string, row func(engine.Stmt) bool) error {
 
 // Resume loads what get_resume_context shows.
 func (m *MemoryStore) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
+	return m.resume(ctx, max, exclude, 0)
+}
+
+// resume is Resume; with verified > 0, events 1..verified are known to be
+// there, one per id (verified.go), and only those after it are counted.
+func (m *MemoryStore) resume(ctx context.Context, max int, exclude []string, verified int64) (domain.ResumeState, error) {
 	if err := m.db.checkImmutable(); err != nil {
 		return domain.ResumeState{}, err
 	}
@@ -331,7 +339,7 @@ func (m *MemoryStore) Resume(ctx context.Context, max int, exclude []string) (do
 			args = append(args, k)
 		}
 	}
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(&st.Total); err != nil {
+	if err := countSince(ctx, conn, where, args, since, verified, len(exclude) == 0, &st.Total); err != nil {
 		return st, m.db.connError(ctx, err)
 	}
 	err = queryOn(ctx, conn, func(r *sql.Rows) error {

@@ -108,6 +108,9 @@ type Store struct {
 	stmts stmtCaches
 	// audit group-commits the query_log rows of calls that write nothing.
 	audit committer
+	// own is the run of this process's memory and audit commits since
+	// the core's last verified mark (verified.go).
+	own ownCommits
 	// closed is set by Close, under the write turn.
 	closed bool
 	// repaired lists what --repair-server-objects dropped at startup.
@@ -280,6 +283,7 @@ func (s *Store) Close() error {
 		}
 	}
 	s.stmts.sweep()
+	s.own.closeShm()
 	return errors.Join(errs...)
 }
 

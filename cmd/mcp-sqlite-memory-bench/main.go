@@ -45,8 +45,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	verbose := fs.Bool("v", false, "echo go test's output")
 	stdio := fs.Bool("stdio", true, "also drive the built binary over stdio, side by side with a do-nothing SDK server, the sqlite3 CLI and any npm peers ("+peersEnv+")")
 	stdioOnly := fs.Bool("stdio-only", false, "run only the side-by-side stdio figures")
+	memoryOnly := fs.Bool("memory-only", false, "run only the memory rows: this server's append_event and get_resume_context against the official memory server ("+memoryPeerEnv+") at 1k, 10k and 100k stored items (10k at most with -short)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *memoryOnly {
+		dir, err := os.MkdirTemp("", "mcp-sqlite-memory-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		sizes := []int{1_000, 10_000, 100_000}
+		if *short {
+			sizes = sizes[:2]
+		}
+		return memoryRows(ctx, dir, sizes, 21, stdout, stderr)
 	}
 	results := map[string]result{}
 	var figs []figure
