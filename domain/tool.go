@@ -82,6 +82,11 @@ const (
 type Arg struct {
 	// Name is the argument's name.
 	Name string
+	// Aliases are other names a call may use for it, the ones an agent
+	// naturally reaches for (query for a view's SELECT). They are not in
+	// the schema: only the decoder accepts them, and a call that gives
+	// the name and an alias is an argument error.
+	Aliases []string
 	// Type is its JSON type.
 	Type ArgType
 	// Required arguments must be given (and not null).

@@ -35,7 +35,7 @@ var (
 var readQueryTool = Tool{
 	Name: ToolReadQuery, Title: "Read query", Tier: TierRead, Table: true, Describe: describeReadQuery,
 	Args: []Arg{
-		{Name: "query", Type: ArgString, Required: true,
+		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One SQL statement that only reads: SELECT, WITH ... SELECT, EXPLAIN, or an introspection PRAGMA such as table_info."},
 		ArgQueryLimit,
 		ArgOffset,
@@ -53,7 +53,7 @@ var listTablesTool = Tool{
 var describeTableTool = Tool{
 	Name: ToolDescribeTable, Title: "Describe table", Tier: TierRead, Describe: describeDescribeTable,
 	Args: []Arg{
-		{Name: "table", Type: ArgString, Required: true,
+		{Name: "table", Aliases: []string{"table_name"}, Type: ArgString, Required: true,
 			Doc: "Name of one table or view, as " + ToolListTables + " shows it (letter case does not matter)."},
 	},
 }
@@ -71,7 +71,7 @@ var searchTextTool = Tool{
 	Args: []Arg{
 		{Name: "pattern", Type: ArgString, Required: true,
 			Doc: "Regular expression (Rust/RE2 syntax: no lookaround or backreferences), or a literal with fixed_strings=true."},
-		{Name: "table", Type: ArgString, Required: true, Doc: "Table or view to search."},
+		{Name: "table", Aliases: []string{"table_name"}, Type: ArgString, Required: true, Doc: "Table or view to search."},
 		{Name: "columns", Type: ArgStrings,
 			Doc: "Columns to search; default: every text column (declared TEXT, CHAR, CLOB or untyped)."},
 		{Name: "where", Type: ArgString,
@@ -104,7 +104,7 @@ var resumeTool = Tool{
 var writeQueryTool = Tool{
 	Name: ToolWriteQuery, Title: "Write query", Tier: TierWrite, Table: true, Describe: describeWriteQuery,
 	Args: []Arg{
-		{Name: "query", Type: ArgString, Required: true,
+		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One INSERT, UPDATE, upsert, REPLACE, CREATE TABLE, CREATE INDEX or CREATE VIRTUAL TABLE (fts3/4/5, rtree) statement; RETURNING is allowed."},
 	},
 }
@@ -112,7 +112,7 @@ var writeQueryTool = Tool{
 var destructiveQueryTool = Tool{
 	Name: ToolDestructiveQuery, Title: "Destructive query (snapshots first)", Tier: TierDestructive, Table: true, Describe: describeDestructiveQuery,
 	Args: []Arg{
-		{Name: "query", Type: ArgString, Required: true,
+		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One DELETE, DROP, ALTER TABLE or CREATE TRIGGER statement (anything " + ToolWriteQuery + " allows works too)."},
 		{Name: "reason", Type: ArgString, Required: true,
 			Doc: "Why this change is needed, in a sentence; stored in the audit log next to the snapshot path."},
@@ -124,7 +124,7 @@ var createViewTool = Tool{
 	Args: []Arg{
 		{Name: "name", Type: ArgString, Required: true,
 			Doc: "View name: letters, digits and underscores, not starting with a digit; server object names are refused."},
-		{Name: "select_sql", Type: ArgString, Required: true,
+		{Name: "select_sql", Aliases: []string{"query", "sql"}, Type: ArgString, Required: true,
 			Doc: "The SELECT the view runs (one statement; a trailing ';' is fine). It is checked as a read-only query before anything is stored."},
 		{Name: "description", Type: ArgString, Default: fixed(""),
 			Doc: "What the view answers, in one line; stored inside the view as a '-- description:' comment so " + ToolGetSchema + " shows it to the next session."},
