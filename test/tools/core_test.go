@@ -119,8 +119,9 @@ func TestArgumentErrorsNameTheArgumentAndAreAudited(t *testing.T) {
 	}{
 		{"read_query", map[string]any{"query": "SELECT 1", "limit": 0}, "limit must be between 1 and 1000"},
 		{"read_query", map[string]any{"query": "SELECT 1", "limit": "ten"}, `"limit" must be an integer`},
-		{"read_query", map[string]any{"sql": "SELECT 1"}, `missing required argument "query"`},
-		{"read_query", map[string]any{"query": "SELECT 1", "sql": "x"}, `unknown argument "sql"`},
+		{"read_query", map[string]any{"limit": 3}, `missing required argument "query"`},
+		{"read_query", map[string]any{"query": "SELECT 1", "sql": "x"}, `"query" and "sql" are the same argument`},
+		{"read_query", map[string]any{"query": "SELECT 1", "limits": 3}, `unknown argument "limits"; did you mean "limit"?`},
 		{"get_resume_context", map[string]any{"max_events": 5000}, "max_events must be between 1 and 1000"},
 	}
 	for _, c := range cases {
