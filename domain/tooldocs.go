@@ -16,7 +16,7 @@ func outputCaps(l Limits) string {
 func describeReadQuery(l Limits) string {
 	return "Run one read-only SQL statement (SELECT, WITH, EXPLAIN, introspection PRAGMA) and get CSV: a header, the rows, and a '# N rows' trailer that says whether the limit or the byte cap cut the result and which offset reads the next page. " +
 		"NULL is an empty cell (a row of one NULL is an empty line) and the empty string is \"\", so the two never look alike. " +
-		outputCaps(l) + " Writes are refused at compile time: use " + ToolWriteQuery + " to insert or update, " + ToolDestructiveQuery + " to delete or drop. Failures come back as the policy's or SQLite's message; fix the statement and retry."
+		outputCaps(l) + " Writes are refused at compile time. Failures come back as the policy's or SQLite's message; fix the statement and retry."
 }
 
 func describeWriteQuery(l Limits) string {

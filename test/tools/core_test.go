@@ -175,3 +175,22 @@ func TestErrorsAreTyped(t *testing.T) {
 	err := domain.Errorf(domain.ErrPolicy, "x")
 	assert.ErrorIs(t, err, domain.ErrPolicy)
 }
+
+// TestGenerateSeriesIsAnsweredWithACTEThatWorks: the first table people
+// reach for to make test data is not built in; the error names the
+// statement to use instead, and that statement runs as given, also as an
+// INSERT's source.
+func TestGenerateSeriesIsAnsweredWithACTEThatWorks(t *testing.T) {
+	env := seeded(t)
+	for _, sql := range []string{"SELECT * FROM generate_series(1, 10)", "SELECT value FROM GENERATE_SERIES(1,3)"} {
+		msg := env.MustFail(t, "read_query", map[string]any{"query": sql})
+		_, cte, ok := strings.Cut(msg, "recursive CTE instead: ")
+		require.True(t, ok, msg)
+		out := env.MustCall(t, "read_query", map[string]any{"query": cte, "limit": 1000})
+		assert.True(t, strings.HasPrefix(out, "value\n1\n2\n"), out)
+		assert.Contains(t, out, "\n100\n# 100 rows", out)
+		env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE IF NOT EXISTS gs (n)"})
+		assert.Contains(t, env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO gs " + cte}), "100 rows affected")
+	}
+	assert.Equal(t, "SQLite error: no such table: nope", env.MustFail(t, "read_query", map[string]any{"query": "SELECT * FROM nope"}), "other tables get no hint")
+}
