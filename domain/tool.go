@@ -53,6 +53,19 @@ type Tool struct {
 	// does to the world first, then what it returns and how it fails, then
 	// when to use a sibling instead.
 	Describe func(Limits) string
+	// DescribeReadOnly, when set, is the description a read-only server
+	// shows instead: one that names no writing tool, which it does not
+	// offer.
+	DescribeReadOnly func(Limits) string
+}
+
+// Description is the description the server shows: the read-only one on a
+// read-only server, when the tool has one.
+func (t Tool) Description(l Limits, readOnly bool) string {
+	if readOnly && t.DescribeReadOnly != nil {
+		return t.DescribeReadOnly(l)
+	}
+	return t.Describe(l)
 }
 
 // ReadOnly reports whether the tool changes nothing: calling it again
