@@ -289,7 +289,7 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 	}
 	cfg := s.cfg
 	if cfg.ShowHelp || cfg.ShowVersion {
-		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Limits: domain.DefaultLimits()}, nil, nil
+		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Args: cfg.Args, Limits: domain.DefaultLimits()}, nil, nil
 	}
 
 	if v := getenv(envReadOnly); v != "" {

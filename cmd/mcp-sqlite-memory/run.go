@@ -49,6 +49,14 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if err != nil {
 		return err
 	}
+	if cfg.ShowHelp && cfg.Command == callCommand.name && len(cfg.Args) > 0 {
+		text, err := toolUsage(cfg.Args[0])
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(stdout, text)
+		return err
+	}
 	if cfg.ShowHelp && cfg.Command != "" {
 		_, err := io.WriteString(stdout, commandUsage(cfg.Command))
 		return err
