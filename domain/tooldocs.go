@@ -34,7 +34,7 @@ func describeDestructiveQuery(Limits) string {
 }
 
 func describeListTables(Limits) string {
-	return "List tables and views as CSV (name, type, system, rows); system=1 marks the server's memory and audit objects. " +
+	return "List tables and views as CSV (name, type, system, rows); system=1 marks the server's (and Litestream's) objects. " +
 		"Start here; then " + ToolDescribeTable + " for columns or " + ToolGetSchema + " for every CREATE statement."
 }
 

@@ -62,7 +62,7 @@ var getSchemaTool = Tool{
 	Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
 	Args: []Arg{
 		{Name: "include_system", Type: ArgBoolean, Default: fixed(false),
-			Doc: "Also show the server's own memory and audit objects."},
+			Doc: "Also show the server's (and Litestream's) objects."},
 	},
 }
 
