@@ -61,3 +61,28 @@ func TestSubcommandHelpListsJSONOnce(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(out, "\n  --json "), "%s --help:\n%s", c.name, out)
 	}
 }
+
+// TestLogJSONGivesDetailAsAnObject: log --json prints a row's detail as
+// the JSON object the server stored, so a script reads detail.snapshot
+// without decoding a string; a detail that is no object stays a string.
+func TestLogJSONGivesDetailAsAnObject(t *testing.T) {
+	obj, text, query := `{"snapshot": "a<b.db", "late": true}`, "not json", "SELECT 1 < 2"
+	var buf strings.Builder
+	assert.NoError(t, printJSON(&buf, map[string]any{"rows": []auditRow{
+		{ID: 1, Tool: "destructive_query", OK: true, Query: &query, Detail: &obj},
+		{ID: 2, Tool: "read_query", Detail: &text},
+		{ID: 3, Tool: "read_query"},
+	}}))
+	var got struct {
+		Rows []map[string]any `json:"rows"`
+	}
+	assert.NoError(t, json.Unmarshal([]byte(buf.String()), &got), buf.String())
+	if assert.Len(t, got.Rows, 3) {
+		assert.Equal(t, map[string]any{"snapshot": "a<b.db", "late": true}, got.Rows[0]["detail"])
+		assert.Equal(t, "SELECT 1 < 2", got.Rows[0]["query"])
+		assert.Equal(t, "not json", got.Rows[1]["detail"])
+		assert.Nil(t, got.Rows[2]["detail"])
+		assert.Contains(t, got.Rows[2], "detail", "a missing detail is null, as before")
+	}
+	assert.Contains(t, buf.String(), `"SELECT 1 < 2"`, "no HTML escaping")
+}

@@ -107,7 +107,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if cfg.HTTP.Addr == "" && isTerminal(stdin) {
 		_, _ = io.WriteString(stderr, terminalHint())
 	}
-	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
+	log.Info("serving", "db", shownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if cfg.HTTP.Addr != "" {
 		return serveHTTP(ctx, w.Server, cfg, log)
