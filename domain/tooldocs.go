@@ -34,8 +34,8 @@ func describeDestructiveQuery(Limits) string {
 }
 
 func describeListTables(Limits) string {
-	return "List tables and views as CSV (name, type, system, rows); system=1 marks the server's (and Litestream's) objects. " +
-		"Start here; then " + ToolDescribeTable + " for columns or " + ToolGetSchema + " for every CREATE statement."
+	return "List tables and views as CSV (name, type, system, rows; system=1: the server's or Litestream's). " +
+		"Start here; then " + ToolDescribeTable + " for columns, " + ToolGetSchema + " for every CREATE."
 }
 
 func describeDescribeTable(Limits) string {
@@ -55,7 +55,7 @@ func describeCreateView(Limits) string {
 
 func describeAppendEvent(Limits) string {
 	return "Append an event (decision, result, error, note) to the append-only, hash-chained memory log; returns its id. " +
-		"Events cannot be edited or deleted. Use " + ToolCheckpoint + " at milestones."
+		"Use " + ToolCheckpoint + " at milestones."
 }
 
 func describeVerifyChain(Limits) string {
@@ -79,6 +79,6 @@ func describeSearchText(l Limits) string {
 }
 
 func describeSnapshot(Limits) string {
-	return "Copy the database file into the snapshot folder now and return its path; copies beyond the retention count are removed. " +
-		"Call before a risky series of writes; " + ToolDestructiveQuery + " snapshots by itself."
+	return "Copy the database file into the snapshot folder now and return its path (copies beyond the retention count are removed). " +
+		"Call before risky writes; " + ToolDestructiveQuery + " snapshots by itself."
 }

@@ -88,7 +88,7 @@ var searchTextTool = Tool{
 var verifyChainTool = Tool{
 	Name: ToolVerifyChain, Title: "Verify memory chain", Tier: TierRead, Memory: true, Describe: describeVerifyChain,
 	Args: []Arg{
-		{Name: "expected_head", Type: ArgString, Default: fixed(""),
+		{Name: "expected_head", Type: ArgString,
 			Doc: "A head_hash from an earlier call, kept outside the database: the chain must still contain it."},
 	},
 }
@@ -97,7 +97,7 @@ var resumeTool = Tool{
 	Name: ToolGetResumeContext, Title: "Resume from memory", Tier: TierRead, Memory: true, Describe: describeResume,
 	Args: []Arg{
 		ArgMaxEvents,
-		{Name: "exclude_kinds", Type: ArgString, Default: fixed(""), Doc: "Comma-separated kinds to leave out, e.g. 'note,debug'."},
+		{Name: "exclude_kinds", Type: ArgString, Doc: "Comma-separated kinds to leave out, e.g. 'note,debug'."},
 	},
 }
 
@@ -126,7 +126,7 @@ var createViewTool = Tool{
 			Doc: "View name: letters, digits, underscores."},
 		{Name: "select_sql", Aliases: []string{"query", "sql"}, Type: ArgString, Required: true,
 			Doc: "The SELECT the view runs."},
-		{Name: "description", Type: ArgString, Default: fixed(""),
+		{Name: "description", Type: ArgString,
 			Doc: "What the view answers, in one line."},
 		{Name: "replace", Type: ArgBoolean, Default: fixed(false),
 			Doc: "Redefine an existing view (its old SQL stays in query_log)."},
