@@ -15,8 +15,9 @@ type TableInfo struct {
 	Rows int64
 }
 
-// System reports whether the object belongs to the server.
-func (t TableInfo) System() bool { return IsServerObject(t.Name) }
+// System reports whether the object belongs to the server, or to
+// Litestream when it replicates the database.
+func (t TableInfo) System() bool { return IsServerObject(t.Name) || IsReplicationName(t.Name) }
 
 // Column is one column of a table or view.
 type Column struct {

@@ -84,13 +84,13 @@ func capText(s string, max int, note string) string {
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // RenderSchema renders get_schema's output (docs/decisions.md#schema-output) and returns how many
-// statements it shows. Server objects are hidden unless includeSystem; the
+// statements it shows. Server objects (and Litestream's) are hidden unless includeSystem; the
 // text is capped at maxBytes and says so.
 func RenderSchema(objs []SchemaObject, includeSystem bool, maxBytes int) (string, int) {
 	var stmts []string
 	hidden := 0
 	for _, o := range objs {
-		if !includeSystem && (IsServerTable(o.TableName) || IsServerObject(o.Name)) {
+		if !includeSystem && (IsServerTable(o.TableName) || IsServerObject(o.Name) || IsReplicationName(o.TableName) || IsReplicationName(o.Name)) {
 			hidden++
 			continue
 		}

@@ -81,3 +81,12 @@ func Internal() *Error {
 func SQLiteError(message string) *Error {
 	return &Error{Kind: ErrSQLite, Message: "SQLite error: " + message}
 }
+
+// GenerateSeriesHint follows SQLite's "no such table: generate_series":
+// the table-valued function is not compiled into this SQLite, and the
+// recursive CTE it names makes the same rows under the same caps.
+const GenerateSeriesHint = "generate_series is not built into this SQLite; count with a recursive CTE instead: " + GenerateSeriesCTE
+
+// GenerateSeriesCTE is the hint's statement: the integers 1 to 100 in a
+// column named value, as generate_series(1, 100) would give them.
+const GenerateSeriesCTE = "WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value+1 FROM s WHERE value < 100) SELECT value FROM s"

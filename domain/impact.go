@@ -179,7 +179,7 @@ func (im Impact) Detail() Detail {
 			s += " to " + o.NewName
 		}
 		if o.Rows >= 0 && o.Type == "table" && o.Change != "created" {
-			s += " (" + strconv.FormatInt(o.Rows, 10) + " rows)"
+			s += " (" + plural(o.Rows, "row") + ")"
 		}
 		objs = append(objs, s)
 	}

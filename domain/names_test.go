@@ -146,3 +146,23 @@ func TestCollapseSpace(t *testing.T) {
 		assert.Equal(t, tc.want, domain.CollapseSpace(tc.in), tc.name)
 	}
 }
+
+// Litestream's tables are marked system in list_tables and hidden from
+// get_schema unless include_system, like the server's own.
+func TestLitestreamTablesAreSystemObjects(t *testing.T) {
+	for _, name := range []string{"_litestream_seq", "_litestream_lock", "_LITESTREAM_SEQ"} {
+		assert.True(t, domain.TableInfo{Name: name, Type: "table"}.System(), name)
+	}
+	assert.False(t, domain.TableInfo{Name: "litestream_notes", Type: "table"}.System())
+	objs := []domain.SchemaObject{
+		{Type: "table", Name: "notes", TableName: "notes", SQL: "CREATE TABLE notes (a)"},
+		{Type: "table", Name: "_litestream_seq", TableName: "_litestream_seq", SQL: "CREATE TABLE _litestream_seq (id, seq)"},
+		{Type: "table", Name: "_litestream_lock", TableName: "_litestream_lock", SQL: "CREATE TABLE _litestream_lock (id)"},
+	}
+	out, shown := domain.RenderSchema(objs, false, 1<<20)
+	assert.Equal(t, 1, shown)
+	assert.NotContains(t, out, "_litestream_")
+	out, shown = domain.RenderSchema(objs, true, 1<<20)
+	assert.Equal(t, 3, shown)
+	assert.Contains(t, out, "_litestream_seq")
+}

@@ -31,13 +31,22 @@ type Policy struct {
 	// tool's (create_view checks its SELECT under the read tier); empty means
 	// the tier's tool. See [WithOrigin].
 	Origin string
+	// ReadOnly is set when the server offers only the read tools: a
+	// refusal then names no writing tool, since the agent cannot call one
+	// (docs/decisions.md#refusals-name-only-offered-tools).
+	ReadOnly bool
 	// IsShadow reports whether table is a real virtual-table shadow table
 	// according to SQLite itself (PRAGMA table_list type "shadow"), never by
 	// its name (docs/decisions.md#fixes-over-the-reference, item 2). It is consulted in every tier; nil means there are none.
 	IsShadow func(table string) bool
 }
 
-// Denial messages. Each names the tool to use next where there is one.
+// ReadOnlyServer ends a refusal in read-only mode, where no tool that
+// writes is offered to be named instead.
+const ReadOnlyServer = "this server is read-only and offers no tool that writes"
+
+// Denial messages. Each names the tool to use next where there is one
+// offered: the ...RO forms are the read-only server's.
 const (
 	msgLoadExtension  = "load_extension() is not allowed"
 	msgPragma         = "PRAGMA %s is not allowed; allowed are the introspection pragmas (table_info, index_list, foreign_key_list, ...) and, without a value, reads of the connection's state (journal_mode, user_version, page_size, ...)"
@@ -48,13 +57,17 @@ const (
 	msgInternal       = "%s is internal to SQLite; it cannot be changed through SQL tools"
 	msgUseWrite       = "%s is not allowed in %s; use " + ToolWriteQuery
 	msgUseDestructive = "%s is not allowed in %s; use " + ToolDestructiveQuery + " (it snapshots the database first)"
+	msgNotInReadOnly  = "%s is not allowed in %s: " + ReadOnlyServer
 	msgCreateView     = "CREATE VIEW is not allowed here; use the " + ToolCreateView + " tool, which also stores a description"
+	msgCreateViewRO   = "CREATE VIEW is not allowed: " + ReadOnlyServer
 	msgModule         = "virtual table module %s is not allowed (allowed: fts3, fts4, fts5, rtree)"
 	msgAttach         = "ATTACH is not allowed; the server works on its one database file"
 	msgDetach         = "DETACH is not allowed; the server works on its one database file"
 	msgVacuum         = "VACUUM is not allowed: the server manages the database file; use the " + ToolSnapshot + " tool for a copy"
+	msgVacuumRO       = "VACUUM is not allowed: the server manages the database file, and " + ReadOnlyServer
 	msgTransaction    = "transaction control is handled by the server; send one statement at a time"
 	msgTemp           = "temporary objects are not allowed: they would vanish with the call; create a regular table with " + ToolWriteQuery + " instead"
+	msgTempRO         = "temporary objects are not allowed: they would vanish with the call, and " + ReadOnlyServer + "; use a WITH clause for intermediate results"
 	msgOther          = "%s is not allowed"
 	msgNoTier         = "the statement policy has no valid tier (%d); this is a server bug"
 )
@@ -91,7 +104,7 @@ func (p Policy) Check(r AuthRequest) string {
 	case ActionAttach, ActionDetach:
 		switch {
 		case r.Running:
-			return msgVacuum
+			return p.pick(msgVacuum, msgVacuumRO)
 		case r.Action == ActionAttach:
 			return msgAttach
 		}
@@ -111,13 +124,13 @@ func (p Policy) Check(r AuthRequest) string {
 	// no temporary object can exist to be changed by it.
 	tempBookkeeping := p.Tier == TierDestructive && r.Action == ActionUpdate && isSchemaTable(r.Arg1)
 	if r.Action.isTempObject() || (equalFoldASCII(r.Database, "temp") && !tempBookkeeping) {
-		return msgTemp
+		return p.pick(msgTemp, msgTempRO)
 	}
 	switch r.Action {
 	case ActionInsert, ActionUpdate, ActionDelete:
 		return p.checkWrite(r)
 	case ActionCreateView:
-		return msgCreateView
+		return p.pick(msgCreateView, msgCreateViewRO)
 	case ActionCreateTable, ActionCreateIndex, ActionReindex, ActionAnalyze:
 		return p.checkAdditive(r)
 	case ActionCreateVTable:
@@ -142,7 +155,7 @@ func (p Policy) checkWrite(r AuthRequest) string {
 		// ANALYZE rewrites its statistics with a DELETE and INSERTs, so the
 		// tier that allows ANALYZE allows these writes, DELETE included.
 		if p.Tier == TierRead {
-			return fmt.Sprintf(msgUseWrite, label, p.where())
+			return p.use(msgUseWrite, label)
 		}
 		return ""
 	case IsInternalName(table) && !equalFoldASCII(table, "sqlite_sequence"):
@@ -159,7 +172,7 @@ func (p Policy) checkWrite(r AuthRequest) string {
 	}
 	if r.Action != ActionDelete {
 		if p.Tier == TierRead {
-			return fmt.Sprintf(msgUseWrite, label, p.where())
+			return p.use(msgUseWrite, label)
 		}
 		return ""
 	}
@@ -175,7 +188,7 @@ func (p Policy) checkWrite(r AuthRequest) string {
 		// same line: shadow tables are writable while a statement runs.
 		return ""
 	}
-	return fmt.Sprintf(msgUseDestructive, label, p.where())
+	return p.use(msgUseDestructive, label)
 }
 
 // checkAdditive decides CREATE TABLE, CREATE INDEX, REINDEX and ANALYZE.
@@ -194,7 +207,7 @@ func (p Policy) checkAdditive(r AuthRequest) string {
 		return replicationMessage(target)
 	}
 	if p.Tier == TierRead {
-		return fmt.Sprintf(msgUseWrite, r.Action.Label(), p.where())
+		return p.use(msgUseWrite, r.Action.Label())
 	}
 	return ""
 }
@@ -208,7 +221,7 @@ func (p Policy) checkVTable(r AuthRequest) string {
 	case IsReplicationName(r.Arg1):
 		return replicationMessage(r.Arg1)
 	case p.Tier == TierRead:
-		return fmt.Sprintf(msgUseWrite, r.Action.Label(), p.where())
+		return p.use(msgUseWrite, r.Action.Label())
 	case !isAllowedModule(r.Arg2):
 		return fmt.Sprintf(msgModule, Quote(r.Arg2))
 	}
@@ -228,7 +241,7 @@ func (p Policy) checkDestructive(r AuthRequest) string {
 	case IsReplicationName(target):
 		return replicationMessage(target)
 	case p.Tier != TierDestructive:
-		return fmt.Sprintf(msgUseDestructive, r.Action.Label(), p.where())
+		return p.use(msgUseDestructive, r.Action.Label())
 	}
 	return ""
 }
@@ -249,7 +262,7 @@ func (p Policy) CheckSQL(sql string) string {
 	keyword, name, hasValue := statementHead(sql)
 	switch {
 	case equalFoldASCII(keyword, "vacuum"):
-		return msgVacuum
+		return p.pick(msgVacuum, msgVacuumRO)
 	case equalFoldASCII(keyword, "pragma") && name != "" && hasValue:
 		return checkPragma(name, true)
 	}
@@ -275,6 +288,32 @@ func checkPragma(name string, hasValue bool) string {
 }
 
 // where names the statement in a refusal: its origin, or the tier's tool.
+// use is a refusal of label in this tier's tool that sends the agent to
+// the tool msg names, or in read-only mode says that none is offered.
+func (p Policy) use(msg, label string) string {
+	if p.ReadOnly {
+		msg = msgNotInReadOnly
+	}
+	return fmt.Sprintf(msg, label, p.where())
+}
+
+// CompiledWrite is the refusal of a read whose compiled program writes
+// (op is the first writing opcode), which the authorizer did not see.
+func (p Policy) CompiledWrite(op string) string {
+	if p.ReadOnly {
+		return fmt.Sprintf("%s refused: the compiled statement writes to the database (%s); %s", p.where(), op, ReadOnlyServer)
+	}
+	return fmt.Sprintf("%s refused: the compiled statement writes to the database (%s); use "+ToolWriteQuery+", or "+ToolDestructiveQuery+" for DELETE, DROP and ALTER", p.where(), op)
+}
+
+// pick is msg, or its read-only form ro.
+func (p Policy) pick(msg, ro string) string {
+	if p.ReadOnly {
+		return ro
+	}
+	return msg
+}
+
 func (p Policy) where() string {
 	if p.Origin != "" {
 		return p.Origin

@@ -54,6 +54,19 @@ type Tool struct {
 	// does to the world first, then what it returns and how it fails, then
 	// when to use a sibling instead.
 	Describe func(Limits) string
+	// DescribeReadOnly, when set, is the description a read-only server
+	// shows instead: one that names no writing tool, which it does not
+	// offer.
+	DescribeReadOnly func(Limits) string
+}
+
+// Description is the description the server shows: the read-only one on a
+// read-only server, when the tool has one.
+func (t Tool) Description(l Limits, readOnly bool) string {
+	if readOnly && t.DescribeReadOnly != nil {
+		return t.DescribeReadOnly(l)
+	}
+	return t.Describe(l)
 }
 
 // ReadOnly reports whether the tool changes nothing: calling it again
@@ -83,6 +96,11 @@ const (
 type Arg struct {
 	// Name is the argument's name.
 	Name string
+	// Aliases are other names a call may use for it, the ones an agent
+	// naturally reaches for (query for a view's SELECT). They are not in
+	// the schema: only the decoder accepts them, and a call that gives
+	// the name and an alias is an argument error.
+	Aliases []string
 	// Type is its JSON type.
 	Type ArgType
 	// Required arguments must be given (and not null).

@@ -16,29 +16,29 @@ func defaultLimit(l Limits) any { return l.DefaultLimit }
 var (
 	// ArgQueryLimit is read_query's row limit.
 	ArgQueryLimit = Arg{Name: "limit", Type: ArgInteger, Default: defaultLimit, Bounds: rowLimit,
-		Doc: "Rows to return, 1 to max_rows. The trailer says when more rows exist."}
+		Doc: "Rows to return."}
 	// ArgOffset is read_query's paging offset.
 	ArgOffset = Arg{Name: "offset", Type: ArgInteger, Default: fixed(0), Bounds: func(Limits) (int, int) { return 0, MaxOffset },
-		Doc: "Rows to skip before the first one returned, for paging; the trailer names the next offset."}
+		Doc: "Rows to skip, for paging."}
 	// ArgSearchLimit is how many matching values search_text shows.
 	ArgSearchLimit = Arg{Name: "limit", Type: ArgInteger, Default: defaultLimit, Bounds: rowLimit,
-		Doc: "Matching values to show, 1 to max_rows; the trailer gives the total."}
+		Doc: "Matches to show; the trailer counts all."}
 	// ArgContextChars is the context on each side of a search_text match.
 	ArgContextChars = Arg{Name: "context_chars", Type: ArgInteger, Default: fixed(80), Bounds: func(Limits) (int, int) { return 0, 1000 },
-		Doc: "Characters of context on each side of the match in the snippet, 0 to 1000."}
+		Doc: "Context on each side of a match."}
 	// ArgMaxEvents is how many events get_resume_context shows: 50, or
 	// --max-rows when that is smaller.
 	ArgMaxEvents = Arg{Name: "max_events", Type: ArgInteger, Default: func(l Limits) any { return min(50, l.MaxRows) }, Bounds: rowLimit,
-		Doc: "How many of the most recent events after the checkpoint to show, 1 to max_rows."}
+		Doc: "Newest events after the checkpoint to show."}
 	// ArgResumeMaxBytes is get_resume_context's byte budget: at most
 	// [Limits.ResumeBytes], at least what its fixed lines need.
 	ArgResumeMaxBytes = Arg{Name: "max_bytes", Type: ArgInteger, Default: func(l Limits) any { return l.ResumeBytes() },
 		Bounds: func(l Limits) (int, int) { return min(MinResumeBytes, l.ResumeBytes()), l.ResumeBytes() },
-		Doc:    "Most bytes to return: the checkpoint and the newest events are kept, and the output says how many older events were left out."}
+		Doc:    "Most bytes to return."}
 	// ArgMemoryLimit is how many hits search_memory returns: 10, or
 	// --max-rows when that is smaller.
 	ArgMemoryLimit = Arg{Name: "limit", Type: ArgInteger, Default: func(l Limits) any { return min(10, l.MaxRows) }, Bounds: rowLimit,
-		Doc: "Most hits to return, best first, 1 to max_rows; the trailer says when more exist."}
+		Doc: "Most hits, best first."}
 )
 
 // MinResumeBytes is the smallest max_bytes get_resume_context takes: its
@@ -46,10 +46,10 @@ var (
 const MinResumeBytes = 1024
 
 var readQueryTool = Tool{
-	Name: ToolReadQuery, Title: "Read query", Tier: TierRead, Table: true, Describe: describeReadQuery,
+	Name: ToolReadQuery, Title: "Read query", Tier: TierRead, Table: true, Describe: describeReadQuery, DescribeReadOnly: describeReadQueryReadOnly,
 	Args: []Arg{
-		{Name: "query", Type: ArgString, Required: true,
-			Doc: "One SQL statement that only reads: SELECT, WITH ... SELECT, EXPLAIN, or an introspection PRAGMA such as table_info."},
+		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
+			Doc: "One read-only SQL statement."},
 		ArgQueryLimit,
 		ArgOffset,
 	},
@@ -59,15 +59,15 @@ var listTablesTool = Tool{
 	Name: ToolListTables, Title: "List tables", Tier: TierRead, Table: true, Describe: describeListTables,
 	Args: []Arg{
 		{Name: "include_row_counts", Type: ArgBoolean, Default: fixed(true),
-			Doc: "Count the rows of every table (the rows column). Set false on a large database: each count scans its table, and the column is then left empty."},
+			Doc: "Count each table's rows (a scan each); false on a large database."},
 	},
 }
 
 var describeTableTool = Tool{
 	Name: ToolDescribeTable, Title: "Describe table", Tier: TierRead, Describe: describeDescribeTable,
 	Args: []Arg{
-		{Name: "table", Type: ArgString, Required: true,
-			Doc: "Name of one table or view, as " + ToolListTables + " shows it (letter case does not matter)."},
+		{Name: "table", Aliases: []string{"table_name"}, Type: ArgString, Required: true,
+			Doc: "Table or view name (any letter case)."},
 	},
 }
 
@@ -75,7 +75,7 @@ var getSchemaTool = Tool{
 	Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
 	Args: []Arg{
 		{Name: "include_system", Type: ArgBoolean, Default: fixed(false),
-			Doc: "Also show the server's own objects (memory_events, memory_checkpoints, query_log, query_errors and their triggers and index, and the memory_fts search index), hidden by default."},
+			Doc: "Also show the server's (and Litestream's) objects."},
 	},
 }
 
@@ -83,17 +83,17 @@ var searchTextTool = Tool{
 	Name: ToolSearchText, Title: "Search text", Tier: TierRead, Table: true, Describe: describeSearchText,
 	Args: []Arg{
 		{Name: "pattern", Type: ArgString, Required: true,
-			Doc: "Regular expression (Rust/RE2 syntax: no lookaround or backreferences), or a literal with fixed_strings=true."},
-		{Name: "table", Type: ArgString, Required: true, Doc: "Table or view to search."},
+			Doc: "Regex (RE2: no lookaround or backreferences)."},
+		{Name: "table", Aliases: []string{"table_name"}, Type: ArgString, Required: true, Doc: "Table or view."},
 		{Name: "columns", Type: ArgStrings,
-			Doc: "Columns to search; default: every text column (declared TEXT, CHAR, CLOB or untyped)."},
+			Doc: "Default: every text column."},
 		{Name: "where", Type: ArgString,
-			Doc: "SQL condition that narrows the rows first, without the WHERE keyword, e.g. \"created > '2026-01-01'\"; runs as a read-only query."},
+			Doc: "SQL condition without WHERE, e.g. \"status = 'open'\"."},
 		{Name: "key_column", Type: ArgString,
-			Doc: "Column that identifies a row in the results; default rowid. Required for views."},
+			Doc: "Row key column; default rowid (required for views)."},
 		ArgSearchLimit,
-		{Name: "ignore_case", Type: ArgBoolean, Default: fixed(false), Doc: "Match without regard to letter case."},
-		{Name: "fixed_strings", Type: ArgBoolean, Default: fixed(false), Doc: "Treat pattern as a literal string, not a regular expression."},
+		{Name: "ignore_case", Type: ArgBoolean, Default: fixed(false), Doc: "Ignore letter case."},
+		{Name: "fixed_strings", Type: ArgBoolean, Default: fixed(false), Doc: "Pattern is a literal, not a regex."},
 		ArgContextChars,
 	},
 }
@@ -101,8 +101,8 @@ var searchTextTool = Tool{
 var verifyChainTool = Tool{
 	Name: ToolVerifyChain, Title: "Verify memory chain", Tier: TierRead, Memory: true, Describe: describeVerifyChain,
 	Args: []Arg{
-		{Name: "expected_head", Type: ArgString, Default: fixed(""),
-			Doc: "Optional: a head_hash an earlier " + ToolVerifyChain + " returned, kept outside the database. The chain must still contain it, which catches a rewrite of the file that recomputed every hash."},
+		{Name: "expected_head", Type: ArgString,
+			Doc: "A head_hash from an earlier call, kept outside the database: the chain must still contain it."},
 	},
 }
 
@@ -111,7 +111,7 @@ var resumeTool = Tool{
 	Args: []Arg{
 		ArgMaxEvents,
 		ArgResumeMaxBytes,
-		{Name: "exclude_kinds", Type: ArgString, Default: fixed(""), Doc: "Comma-separated event kinds to leave out, e.g. 'note,debug'."},
+		{Name: "exclude_kinds", Type: ArgString, Doc: "Comma-separated kinds to leave out, e.g. 'note,debug'."},
 	},
 }
 
@@ -119,10 +119,10 @@ var searchMemoryTool = Tool{
 	Name: ToolSearchMemory, Title: "Search memory", Tier: TierRead, Memory: true, Table: true, Describe: describeSearchMemory,
 	Args: []Arg{
 		{Name: "query", Type: ArgString, Required: true,
-			Doc: "Words to look for, e.g. 'migration rollback'; \"a quoted phrase\" matches those words in order, a word ending in * matches as a prefix. Hits matching more and rarer words rank first; no other syntax (AND, OR, NOT, NEAR are plain words)."},
-		{Name: "kinds", Type: ArgStrings, Doc: "Keep only events of these kinds; 'checkpoint' keeps checkpoint summaries. Default: every kind."},
-		{Name: "session", Type: ArgString, Default: fixed(""), Doc: "Keep only what this session wrote (a session id as events show it)."},
-		{Name: "since", Type: ArgString, Default: fixed(""), Doc: "Keep only what was written at or after this UTC date or time, e.g. 2026-09-13 or 2026-09-13T10:00:00Z."},
+			Doc: "Words, e.g. 'migration rollback'; \"a phrase\" in order, word* as a prefix; no other syntax."},
+		{Name: "kinds", Type: ArgStrings, Doc: "Only these event kinds; 'checkpoint' for summaries."},
+		{Name: "session", Type: ArgString, Doc: "Only what this session id wrote."},
+		{Name: "since", Type: ArgString, Doc: "Only what was written at or after this UTC date or time, e.g. 2026-09-13."},
 		ArgMemoryLimit,
 	},
 }
@@ -130,18 +130,18 @@ var searchMemoryTool = Tool{
 var writeQueryTool = Tool{
 	Name: ToolWriteQuery, Title: "Write query", Tier: TierWrite, Table: true, Describe: describeWriteQuery,
 	Args: []Arg{
-		{Name: "query", Type: ArgString, Required: true,
-			Doc: "One INSERT, UPDATE, upsert, REPLACE, CREATE TABLE, CREATE INDEX or CREATE VIRTUAL TABLE (fts3/4/5, rtree) statement; RETURNING is allowed."},
+		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
+			Doc: "One SQL statement; RETURNING is allowed."},
 	},
 }
 
 var destructiveQueryTool = Tool{
 	Name: ToolDestructiveQuery, Title: "Destructive query (snapshots first)", Tier: TierDestructive, Table: true, Describe: describeDestructiveQuery,
 	Args: []Arg{
-		{Name: "query", Type: ArgString, Required: true,
-			Doc: "One DELETE, DROP, ALTER TABLE or CREATE TRIGGER statement (anything " + ToolWriteQuery + " allows works too)."},
+		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
+			Doc: "One SQL statement."},
 		{Name: "reason", Type: ArgString, Required: true,
-			Doc: "Why this change is needed, in a sentence; stored in the audit log next to the snapshot path."},
+			Doc: "Why, in a sentence; shown to the user and kept in the audit log."},
 	},
 }
 
@@ -149,13 +149,13 @@ var createViewTool = Tool{
 	Name: ToolCreateView, Title: "Create view", Tier: TierWrite, Describe: describeCreateView,
 	Args: []Arg{
 		{Name: "name", Type: ArgString, Required: true,
-			Doc: "View name: letters, digits and underscores, not starting with a digit; server object names are refused."},
-		{Name: "select_sql", Type: ArgString, Required: true,
-			Doc: "The SELECT the view runs (one statement; a trailing ';' is fine). It is checked as a read-only query before anything is stored."},
-		{Name: "description", Type: ArgString, Default: fixed(""),
-			Doc: "What the view answers, in one line; stored inside the view as a '-- description:' comment so " + ToolGetSchema + " shows it to the next session."},
+			Doc: "View name: letters, digits, underscores."},
+		{Name: "select_sql", Aliases: []string{"query", "sql"}, Type: ArgString, Required: true,
+			Doc: "The SELECT the view runs."},
+		{Name: "description", Type: ArgString,
+			Doc: "What the view answers, in one line."},
 		{Name: "replace", Type: ArgBoolean, Default: fixed(false),
-			Doc: "Redefine an existing view of this name; its previous SQL is kept in query_log."},
+			Doc: "Redefine an existing view (its old SQL stays in query_log)."},
 	},
 }
 
@@ -163,9 +163,9 @@ var appendEventTool = Tool{
 	Name: ToolAppendEvent, Title: "Append memory event", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeAppendEvent,
 	Args: []Arg{
 		{Name: "content", Type: ArgString, Required: true,
-			Doc: "What happened or was decided, as plain text; surrounding whitespace is trimmed and it must not be empty."},
+			Doc: "What happened or was decided, as plain text."},
 		{Name: "kind", Type: ArgString, Default: fixed("note"),
-			Doc: "A short label to filter by later, e.g. note, decision, result, error, todo."},
+			Doc: "Label to filter by: note, decision, result, error, todo..."},
 	},
 }
 
@@ -173,7 +173,7 @@ var checkpointTool = Tool{
 	Name: ToolCheckpoint, Title: "Checkpoint memory", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeCheckpoint,
 	Args: []Arg{
 		{Name: "summary", Type: ArgString, Required: true,
-			Doc: "Where the work stands and what comes next, written for the next session; must not be empty."},
+			Doc: "Where the work stands and what comes next."},
 	},
 }
 
@@ -182,6 +182,6 @@ var checkpointTool = Tool{
 var snapshotTool = Tool{
 	Name: ToolSnapshot, Title: "Snapshot database", Tier: TierWrite, OnlyAdds: true, Describe: describeSnapshot,
 	Args: []Arg{
-		{Name: "reason", Type: ArgString, Default: fixed("manual"), Doc: "Why the snapshot is taken; kept in the audit log."},
+		{Name: "reason", Type: ArgString, Default: fixed("manual"), Doc: "Why; kept in the audit log."},
 	},
 }

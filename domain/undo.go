@@ -104,20 +104,20 @@ func (d ObjectDiff) String() string {
 	}
 	switch {
 	case n == nil && s.IsTable():
-		return what + ": recreated, with its " + itoa(s.Rows) + " rows"
+		return what + ": recreated, with its " + plural(s.Rows, "row")
 	case n == nil:
 		return what + ": recreated"
 	case s == nil && n.IsTable():
-		return what + ": dropped (it did not exist before; it has " + itoa(n.Rows) + " rows now)"
+		return what + ": dropped (it did not exist before; it has " + plural(n.Rows, "row") + " now)"
 	case s == nil:
 		return what + ": dropped (it did not exist before)"
 	case s.SQL != n.SQL || s.Type != n.Type:
 		if s.IsTable() {
-			return what + ": definition and rows put back (" + itoa(n.Rows) + " rows now, " + itoa(s.Rows) + " before)"
+			return what + ": definition and rows put back (" + plural(n.Rows, "row") + " now, " + itoa(s.Rows) + " before)"
 		}
 		return what + ": definition put back"
 	default:
-		return what + ": rows put back (" + itoa(n.Rows) + " rows now, " + itoa(s.Rows) + " before)"
+		return what + ": rows put back (" + plural(n.Rows, "row") + " now, " + itoa(s.Rows) + " before)"
 	}
 }
 

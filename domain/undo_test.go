@@ -135,6 +135,8 @@ func TestObjectDiffSaysWhatUndoDoes(t *testing.T) {
 	tbl.Rows = 3
 	empty := tbl
 	empty.Rows, empty.Content = 0, "e"
+	one := tbl
+	one.Rows, one.Content = 1, "o"
 	fts := domain.UndoObject{Type: "table", Name: "docs", Table: "docs", SQL: "CREATE VIRTUAL TABLE docs USING fts5(body)", Virtual: true, Rows: 12}
 	view := other("view", "v", "v", "CREATE VIEW v AS SELECT 1")
 	view2 := other("view", "v", "v", "CREATE VIEW v AS SELECT 2")
@@ -148,6 +150,9 @@ func TestObjectDiffSaysWhatUndoDoes(t *testing.T) {
 		{domain.ObjectDiff{Name: "v", Snapshot: &view, Now: &view2}, "view 'v': definition put back"},
 		{domain.ObjectDiff{Name: "docs", Snapshot: &fts}, "virtual table 'docs': recreated, with its content"},
 		{domain.ObjectDiff{Name: "docs", Snapshot: &fts, Now: &fts}, "virtual table 'docs': content put back"},
+		{domain.ObjectDiff{Name: "t", Snapshot: &one}, "table 't': recreated, with its 1 row"},
+		{domain.ObjectDiff{Name: "t", Snapshot: &tbl, Now: &one}, "table 't': rows put back (1 row now, 3 before)"},
+		{domain.ObjectDiff{Name: "t", Now: &one}, "table 't': dropped (it did not exist before; it has 1 row now)"},
 	} {
 		assert.Equal(t, tc.want, tc.d.String())
 	}

@@ -23,8 +23,10 @@ func (a args) bool(name string) bool     { v, _ := a[name].(bool); return v }
 func (a args) strs(name string) []string { v, _ := a[name].([]string); return v }
 
 // decode reads a call's arguments strictly against the tool's declared
-// ones: unknown names, missing required ones and wrong types are argument
-// errors that say what the tool takes. Bounds are the core's to check.
+// ones: unknown names (with the declared name meant, when one is close),
+// missing required ones and wrong types are argument errors that say what
+// the tool takes. A declared alias stands for its argument; giving both
+// is an error. Bounds are the core's to check.
 func decode(raw json.RawMessage, decl []domain.Arg, l domain.Limits) (args, error) {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
 		raw = json.RawMessage("{}")
@@ -33,16 +35,24 @@ func decode(raw json.RawMessage, decl []domain.Arg, l domain.Limits) (args, erro
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, domain.Errorf(domain.ErrInvalidArgument, "arguments must be a JSON object")
 	}
+	if err := resolveAliases(obj, decl); err != nil {
+		return nil, err
+	}
 	byName := map[string]domain.Arg{}
 	for _, a := range decl {
 		byName[a.Name] = a
-		if v, ok := obj[a.Name]; a.Required && (!ok || string(v) == "null") {
-			return nil, domain.Errorf(domain.ErrInvalidArgument, "missing required argument %q", a.Name)
-		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(obj)) {
 		if _, ok := byName[name]; !ok {
+			if near := nearestArg(name, decl); near != "" {
+				return nil, domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; did you mean %q? This tool takes %s", name, near, argList(decl))
+			}
 			return nil, domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; this tool takes %s", name, argList(decl))
+		}
+	}
+	for _, a := range decl {
+		if v, ok := obj[a.Name]; a.Required && (!ok || string(v) == "null") {
+			return nil, domain.Errorf(domain.ErrInvalidArgument, "missing required argument %q", a.Name)
 		}
 	}
 	out := args{}
@@ -57,6 +67,79 @@ func decode(raw json.RawMessage, decl []domain.Arg, l domain.Limits) (args, erro
 		}
 	}
 	return out, nil
+}
+
+// resolveAliases renames each declared alias in obj to its argument's
+// name. An alias that is itself another argument's name (create_view has
+// no query argument, so query is its select_sql) never shadows it.
+func resolveAliases(obj map[string]json.RawMessage, decl []domain.Arg) error {
+	declared := map[string]bool{}
+	for _, a := range decl {
+		declared[a.Name] = true
+	}
+	for _, a := range decl {
+		for _, alias := range a.Aliases {
+			v, ok := obj[alias]
+			if !ok || declared[alias] {
+				continue
+			}
+			if _, both := obj[a.Name]; both {
+				return domain.Errorf(domain.ErrInvalidArgument, "%q and %q are the same argument: give only %q", a.Name, alias, a.Name)
+			}
+			delete(obj, alias)
+			obj[a.Name] = v
+		}
+	}
+	return nil
+}
+
+// nearestArg is the declared argument an unknown name most likely meant:
+// one that differs only in case, '-' for '_', or a "_name" suffix, one
+// the name ends or starts with as a word (view_name: name), or one at most
+// two edits away; "" when none is that close.
+func nearestArg(name string, decl []domain.Arg) string {
+	norm := func(s string) string {
+		s = strings.ToLower(strings.ReplaceAll(s, "-", "_"))
+		return strings.TrimSuffix(s, "_name")
+	}
+	if len(name) > 64 {
+		return "" // no declared name is that long; spare the distance
+	}
+	best, bestDist := "", 3
+	for _, a := range decl {
+		n := strings.ToLower(name)
+		if norm(name) == norm(a.Name) || strings.HasSuffix(n, "_"+a.Name) || strings.HasPrefix(n, a.Name+"_") {
+			return a.Name
+		}
+		if d := editDistance(norm(name), norm(a.Name)); d < bestDist {
+			best, bestDist = a.Name, d
+		}
+	}
+	if len(name) <= bestDist { // "x" is two edits from any two-letter name
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of two short names, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // decodeOne decodes one given argument into out.

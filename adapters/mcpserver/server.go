@@ -80,7 +80,7 @@ func New(tools ports.Tools, o Options) *Server {
 		done:   make(chan struct{}),
 		rounds: newRoundKeys(),
 	}
-	opts := &mcp.ServerOptions{Instructions: instructions(o.ReadOnly), Logger: o.Logger, SetCacheable: cacheable}
+	opts := &mcp.ServerOptions{Instructions: instructions(o.ReadOnly, o.Memory), Logger: o.Logger, SetCacheable: cacheable}
 	memoryOptions(s, opts) // memory.go
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, opts)
 	register(s, tools, o)

@@ -25,7 +25,7 @@ func register(s *Server, t ports.Tools, o Options) {
 
 // mcpTool is the tool as MCP lists it.
 func mcpTool(d domain.Tool, o Options) *mcp.Tool {
-	t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Describe(o.Limits), Annotations: annotations(d), InputSchema: inputSchema(d, o.Limits)}
+	t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description(o.Limits, o.ReadOnly), Annotations: annotations(d), InputSchema: inputSchema(d, o.Limits)}
 	if o.Structured && d.Table {
 		t.OutputSchema = tableOutputSchema()
 	}

@@ -21,11 +21,7 @@ func (s *Store) inspect(c *call, st engine.Stmt) error {
 		return err
 	}
 	if op != "" {
-		where := c.policy.Origin
-		if where == "" {
-			where = c.policy.Tier.Tool()
-		}
-		return domain.Errorf(domain.ErrPolicy, "%s refused: the compiled statement writes to the database (%s); use "+domain.ToolWriteQuery+", or "+domain.ToolDestructiveQuery+" for DELETE, DROP and ALTER", where, op)
+		return domain.Errorf(domain.ErrPolicy, "%s", c.policy.CompiledWrite(op))
 	}
 	return nil
 }

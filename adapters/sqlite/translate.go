@@ -45,6 +45,9 @@ func (s *Store) translate(ctx context.Context, c *call, err error) error {
 	case c != nil && c.denial != "" && strings.Contains(se.Msg, "not authorized"):
 		return domain.Errorf(domain.ErrPolicy, "%s", c.denial)
 	}
+	if name, ok := strings.CutPrefix(se.Msg, "no such table: "); ok && strings.EqualFold(name, "generate_series") {
+		return domain.SQLiteError(se.Msg + "; " + domain.GenerateSeriesHint)
+	}
 	return domain.SQLiteError(s.scrub(se.Msg))
 }
 
@@ -97,7 +100,7 @@ func (s *Store) damagedError(msg string) error {
 // damagedHint is what to do about a damaged database file.
 func damagedHint(name string) string {
 	return fmt.Sprintf("%[1]s is damaged (cut short, or overwritten by another program); stop writing to it and "+
-		"restore the newest snapshot of it (the "+domain.ToolSnapshot+" tool's folder), or save what is left with the sqlite3 shell: "+
+		"restore the newest copy of it from the snapshot folder, or save what is left with the sqlite3 shell: "+
 		"sqlite3 %[1]s .recover", name)
 }
 

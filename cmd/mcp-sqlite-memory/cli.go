@@ -152,9 +152,12 @@ func commandUsage(name string) string {
 		return fmt.Sprintf("Usage: %s %s %s\n\n%s\n\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
 			"\nExit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.\n"
 	}
-	return fmt.Sprintf("Usage: %s %s [--db PATH] %s\n\n%s\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
-		`  --json                    print one JSON document instead of plain text
-  --db PATH                 the database (or MCP_SQLITE_DB); every server flag and
+	jsonLine := "  --json                    print one JSON document instead of plain text\n"
+	if strings.Contains(cmd.help, "  --json ") {
+		jsonLine = "" // the subcommand says what its document holds
+	}
+	return fmt.Sprintf("Usage: %s %s [--db PATH] %s\n\n%s\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) + jsonLine +
+		`  --db PATH                 the database (or MCP_SQLITE_DB); every server flag and
                             variable applies as well (see ` + progName + ` --help)
 
 It works while a server runs on the same file: reads never block the server,

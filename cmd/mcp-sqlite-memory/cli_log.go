@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -26,7 +28,8 @@ var logCommand = &command{
                             24h) or a UTC time (2026-01-31, 2026-01-31T12:00:00Z)
   --json                    {"rows": [{"id", "ts", "session", "tool", "ok", "rows",
                             "duration_ms", "query", "error", "detail"}]}, where
-                            rows, query, error and detail may be null
+                            rows, query, error and detail may be null and
+                            detail is the stored JSON object
 `,
 	flags: func(fs *flag.FlagSet, o *cliOptions) {
 		fs.IntVar(&o.Limit, "limit", 20, "")
@@ -54,7 +57,25 @@ type auditRow struct {
 	DurationMS int64   `json:"duration_ms"`
 	Query      *string `json:"query"`
 	Error      *string `json:"error"`
-	Detail     *string `json:"detail"`
+	Detail     *string `json:"-"`
+}
+
+// MarshalJSON writes the row with detail as the JSON object the server
+// stored, not a string holding it; a detail that is not one stays a string.
+func (r auditRow) MarshalJSON() ([]byte, error) {
+	type plain auditRow
+	var detail any = r.Detail
+	if r.Detail != nil && strings.HasPrefix(strings.TrimSpace(*r.Detail), "{") && json.Valid([]byte(*r.Detail)) {
+		detail = json.RawMessage(*r.Detail)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as printJSON: a query's '<' stays '<'
+	err := enc.Encode(struct {
+		plain
+		Detail any `json:"detail"`
+	}{plain(r), detail})
+	return bytes.TrimRight(b.Bytes(), "\n"), err
 }
 
 // logSQL is the query for the filters; every value in it is a quoted SQL

@@ -296,7 +296,7 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 	}
 	cfg := s.cfg
 	if cfg.ShowHelp || cfg.ShowVersion {
-		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Limits: domain.DefaultLimits()}, nil, nil
+		return Config{ShowHelp: cfg.ShowHelp, ShowVersion: cfg.ShowVersion, Command: cfg.Command, Args: cfg.Args, Limits: domain.DefaultLimits()}, nil, nil
 	}
 
 	if v := getenv(envReadOnly); v != "" {
@@ -321,6 +321,12 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 			return Config{}, nil, err
 		}
 		*f.dst = n
+	}
+	// A default limit nobody set follows --max-rows down: --max-rows 5
+	// alone means five rows at most, not a refusal of the built-in 100.
+	// One that was set and exceeds it is still refused (checkRanges).
+	if s.defaultLimit.source == "" {
+		cfg.Limits.DefaultLimit = min(cfg.Limits.DefaultLimit, cfg.Limits.MaxRows)
 	}
 
 	if s.db == "" && (cmd == nil || !cmd.noDB) {
@@ -430,7 +436,8 @@ wins over its variable, and an empty variable counts as unset.
                             %[4]s
   --query-timeout SECONDS   deadline of one tool call's SQL (default %[5]s)
                             %[6]s
-  --default-limit N         rows returned when a call passes no limit (default %[7]d)
+  --default-limit N         rows returned when a call passes no limit, lowered
+                            to --max-rows when only that is set (default %[7]d)
                             %[8]s
   --max-rows N              largest limit a call may ask for (default %[9]d)
                             %[10]s

@@ -266,7 +266,7 @@ func TestParseConfigUsageErrors(t *testing.T) {
 		{"zero max update rows", flags("--max-update-rows", "0"), nil, p + `invalid value "0" for --max-update-rows: want a positive integer`, invalid},
 		{"zero search candidates", flags("--search-candidates", "0"), nil, p + `invalid value "0" for --search-candidates: want a positive integer`, invalid},
 		{"negative snapshots", flags("--snapshots", "-1"), nil, p + `invalid value "-1" for --snapshots: want 0 (no snapshots) or more`, invalid},
-		{"default limit above max rows", flags("--max-rows", "50"), nil, p + "--default-limit (100) cannot exceed --max-rows (50): raise --max-rows or lower --default-limit", invalid},
+		{"default limit above max rows", flags("--max-rows", "50", "--default-limit", "100"), nil, p + "--default-limit (100) cannot exceed --max-rows (50): raise --max-rows or lower --default-limit", invalid},
 		{"default limit above max rows from variables", nil, vars(envDefaultLimit, "2000"),
 			p + "MCP_SQLITE_DEFAULT_LIMIT (2000) cannot exceed --max-rows (1000): raise --max-rows or lower MCP_SQLITE_DEFAULT_LIMIT", invalid},
 		{"unknown flag", flags("--max-row", "5"), nil, p + "unknown flag --max-row (see --help)", nil},
@@ -353,5 +353,26 @@ func TestReadOnlyEnvironmentIsReadStrictly(t *testing.T) {
 		_, err := parseConfig(nil, env(v))
 		var ue *usageError
 		assert.ErrorAs(t, err, &ue, v)
+	}
+}
+
+// --max-rows below the built-in default limit lowers the default with it;
+// a default limit that was set still has to fit (the refusal above).
+func TestParseConfigMaxRowsAloneClampsTheDefaultLimit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"flag", []string{"--db", "/d.db", "--max-rows", "5"}, nil},
+		{"variable", []string{"--db", "/d.db"}, map[string]string{envMaxRows: "5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseConfig(tc.args, envOf(tc.env))
+			require.NoError(t, err)
+			assert.Equal(t, 5, got.Limits.MaxRows)
+			assert.Equal(t, 5, got.Limits.DefaultLimit)
+		})
 	}
 }

@@ -68,7 +68,7 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	defer stopReplication()
 	defer w.Close()
 	pending.set(w.Service, nil)
-	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
+	log.Info("serving", "db", shownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if !ended {
 		serveErr = <-served

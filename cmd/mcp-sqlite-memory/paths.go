@@ -188,3 +188,39 @@ func absKeepDots(path string) (string, error) {
 	}
 	return r.abs(path, wd), nil
 }
+
+// withoutDots drops the "." elements of p ("/w/./memory.db" is
+// "/w/memory.db"), which never change the file a path names; ".." stays,
+// since through a link it does. For the serving line, which people read.
+func (r pathRules) withoutDots(p string) string {
+	v := r.volumeLen(p)
+	out := []byte(p[:v])
+	for i := v; i < len(p); {
+		j := i
+		for j < len(p) && !r.isSep(p[j]) {
+			j++
+		}
+		elem := p[i:j]
+		switch {
+		case elem == "." && j < len(p):
+			j++ // "./": drop it with its separator
+		case elem == "." && len(out) > v+1:
+			out = out[:len(out)-1] // a final "/.": drop the separator before it
+		case elem == ".":
+		default:
+			out = append(out, elem...)
+			if j < len(p) {
+				out = append(out, p[j])
+				j++
+			}
+		}
+		i = j
+	}
+	if len(out) == v && len(p) > v {
+		return p // "." alone, or the root: nothing to drop
+	}
+	return string(out)
+}
+
+// shownPath is [pathRules.withoutDots] with this OS's rules.
+func shownPath(p string) string { return hostPaths().withoutDots(p) }

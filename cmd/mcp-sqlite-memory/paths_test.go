@@ -107,3 +107,27 @@ func TestPathRulesExpandHome(t *testing.T) {
 		assert.Equal(t, tc.out, tc.rules.expandHome(tc.path, tc.home, lookup), "windows=%v %q home %q", tc.rules.windows, tc.path, tc.home)
 	}
 }
+
+// The serving line shows the database path without "." elements, which
+// never change the file; ".." stays (through a link it does).
+func TestWithoutDots(t *testing.T) {
+	for _, c := range []struct {
+		rules    pathRules
+		in, want string
+	}{
+		{unixPaths, "/w/./memory.db", "/w/memory.db"},
+		{unixPaths, "/w/././a/./memory.db", "/w/a/memory.db"},
+		{unixPaths, "/w/x/../memory.db", "/w/x/../memory.db"},
+		{unixPaths, "/w/.hidden/memory.db", "/w/.hidden/memory.db"},
+		{unixPaths, "/w/a.", "/w/a."},
+		{unixPaths, "/w/.", "/w"},
+		{unixPaths, "/./memory.db", "/memory.db"},
+		{unixPaths, "/", "/"},
+		{unixPaths, "/memory.db", "/memory.db"},
+		{windowsPaths, `C:\w\.\memory.db`, `C:\w\memory.db`},
+		{windowsPaths, `C:\w/./memory.db`, `C:\w/memory.db`},
+		{windowsPaths, `\\srv\share\.\memory.db`, `\\srv\share\memory.db`},
+	} {
+		assert.Equal(t, c.want, c.rules.withoutDots(c.in), c.in)
+	}
+}

@@ -50,6 +50,14 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if err != nil {
 		return err
 	}
+	if cfg.ShowHelp && cfg.Command == callCommand.name && len(cfg.Args) > 0 {
+		text, err := toolUsage(cfg.Args[0])
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(stdout, text)
+		return err
+	}
 	if cfg.ShowHelp && cfg.Command != "" {
 		_, err := io.WriteString(stdout, commandUsage(cfg.Command))
 		return err
@@ -100,7 +108,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if cfg.HTTP.Addr == "" && isTerminal(stdin) {
 		_, _ = io.WriteString(stderr, terminalHint())
 	}
-	log.Info("serving", "db", cfg.DBPath, "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
+	log.Info("serving", "db", shownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if cfg.HTTP.Addr != "" {
 		return serveHTTP(ctx, w.Server, cfg, log, func(hosts []string) http.Handler {

@@ -33,7 +33,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-INSPECTOR_VERSION="${INSPECTOR_VERSION:-0.15.0}"
+# The Inspector version the README's check command pins, so npx finds it
+# installed below and runs the command as written.
+readme_inspector=$(sed -n 's/^npx -y @modelcontextprotocol\/inspector@\([0-9.]*\) --cli mcp-sqlite-memory.*/\1/p' README.md | head -n 1)
+INSPECTOR_VERSION="${INSPECTOR_VERSION:-${readme_inspector:-2.12.0}}"
 (cd "$work" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error \
   "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION" \
   "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" \
@@ -86,7 +89,7 @@ fi
 # database path, over stdio:
 # the Inspector's CLI (installed above, so npx finds it offline) must list
 # every tool of the server on PATH.
-check=$(grep -m1 '^npx -y @modelcontextprotocol/inspector --cli' README.md)
+check=$(grep -m1 '^npx -y @modelcontextprotocol/inspector@[0-9.]* --cli mcp-sqlite-memory' README.md)
 [ -n "$check" ] || { echo "conformance: README has no Inspector check command" >&2; exit 1; }
 check=${check//\/tmp\/x.db/$work\/inspector.db}
 out=$(cd "$work" && PATH="$work:$PATH" bash -c "$check")

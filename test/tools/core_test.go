@@ -120,8 +120,9 @@ func TestArgumentErrorsNameTheArgumentAndAreAudited(t *testing.T) {
 	}{
 		{"read_query", map[string]any{"query": "SELECT 1", "limit": 0}, "limit must be between 1 and 1000"},
 		{"read_query", map[string]any{"query": "SELECT 1", "limit": "ten"}, `"limit" must be an integer`},
-		{"read_query", map[string]any{"sql": "SELECT 1"}, `missing required argument "query"`},
-		{"read_query", map[string]any{"query": "SELECT 1", "sql": "x"}, `unknown argument "sql"`},
+		{"read_query", map[string]any{"limit": 3}, `missing required argument "query"`},
+		{"read_query", map[string]any{"query": "SELECT 1", "sql": "x"}, `"query" and "sql" are the same argument`},
+		{"read_query", map[string]any{"query": "SELECT 1", "limits": 3}, `unknown argument "limits"; did you mean "limit"?`},
 		{"get_resume_context", map[string]any{"max_events": 5000}, "max_events must be between 1 and 1000"},
 	}
 	for _, c := range cases {
@@ -174,4 +175,23 @@ func TestErrorsAreTyped(t *testing.T) {
 	// The harness sees text; this pins that domain errors carry kinds too.
 	err := domain.Errorf(domain.ErrPolicy, "x")
 	assert.ErrorIs(t, err, domain.ErrPolicy)
+}
+
+// TestGenerateSeriesIsAnsweredWithACTEThatWorks: the first table people
+// reach for to make test data is not built in; the error names the
+// statement to use instead, and that statement runs as given, also as an
+// INSERT's source.
+func TestGenerateSeriesIsAnsweredWithACTEThatWorks(t *testing.T) {
+	env := seeded(t)
+	for _, sql := range []string{"SELECT * FROM generate_series(1, 10)", "SELECT value FROM GENERATE_SERIES(1,3)"} {
+		msg := env.MustFail(t, "read_query", map[string]any{"query": sql})
+		_, cte, ok := strings.Cut(msg, "recursive CTE instead: ")
+		require.True(t, ok, msg)
+		out := env.MustCall(t, "read_query", map[string]any{"query": cte, "limit": 1000})
+		assert.True(t, strings.HasPrefix(out, "value\n1\n2\n"), out)
+		assert.Contains(t, out, "\n100\n# 100 rows", out)
+		env.MustCall(t, "write_query", map[string]any{"query": "CREATE TABLE IF NOT EXISTS gs (n)"})
+		assert.Contains(t, env.MustCall(t, "write_query", map[string]any{"query": "INSERT INTO gs " + cte}), "100 rows affected")
+	}
+	assert.Equal(t, "SQLite error: no such table: nope", env.MustFail(t, "read_query", map[string]any{"query": "SELECT * FROM nope"}), "other tables get no hint")
 }

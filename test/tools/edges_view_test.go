@@ -34,3 +34,14 @@ func TestCreateViewRefusalsNameCreateView(t *testing.T) {
 		assert.Regexp(t, `create_view|the view|SELECT|statement|not allowed`, msg, sql)
 	}
 }
+
+// TestCreateViewTakesQueryLikeEverySQLTool: an agent that sends its SELECT
+// as query, the name every other SQL tool uses, gets its view.
+func TestCreateViewTakesQueryLikeEverySQLTool(t *testing.T) {
+	env := seeded(t)
+	out := env.MustCall(t, "create_view", map[string]any{"name": "v_titles", "query": "SELECT title FROM notes"})
+	assert.Contains(t, out, "v_titles")
+	assert.Contains(t, env.MustCall(t, "read_query", map[string]any{"sql": "SELECT count(*) FROM v_titles"}), "\n")
+	msg := env.MustFail(t, "describe_table", map[string]any{"tabel": "v_titles"})
+	assert.Contains(t, msg, `did you mean "table"?`)
+}
