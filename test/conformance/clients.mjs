@@ -19,7 +19,8 @@ async function check(name, want, connect) {
     const text = res.content.map((c) => c.text ?? '').join('');
     const problems = [];
     if (version() !== want) problems.push(`negotiated ${version()}, want ${want}`);
-    if (tools.length !== 13) problems.push(`listed ${tools.length} tools, want 13`);
+    const wantTools = Number(process.env.WANT_TOOLS);
+    if (tools.length !== wantTools) problems.push(`listed ${tools.length} tools, want ${wantTools} (WANT_TOOLS)`);
     if (res.isError || !text.includes('42')) problems.push(`read_query answered ${JSON.stringify(text)}`);
     if ((want < '2026-07-28') !== Boolean(session())) problems.push(`session id ${JSON.stringify(session())} is wrong for ${want}`);
     await client.close();

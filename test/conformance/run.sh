@@ -77,7 +77,10 @@ done
 if [ "$status" -eq 0 ]; then
   # Module resolution starts at the script's folder: run a copy in $work.
   cp test/conformance/clients.mjs "$work/clients.mjs"
-  node "$work/clients.mjs" "http://$addr/mcp" || status=$?
+  # The tools the server declares: the constants of domain/tool.go, where
+  # every tool name is spelled once.
+  want_tools=$(grep -cE '^\s+Tool[A-Za-z]+\s*= "' domain/tool.go)
+  WANT_TOOLS="$want_tools" node "$work/clients.mjs" "http://$addr/mcp" || status=$?
   stamp "the TypeScript SDK clients finished with status $status"
 fi
 if [ "$status" -ne 0 ]; then

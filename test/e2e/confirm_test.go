@@ -158,7 +158,7 @@ func TestApprovalQueueDecidedFromTheCLI(t *testing.T) {
 			assert.Equal(t, 1, again.code)
 			assert.Contains(t, again.stderr, "not waiting")
 			logged := runBinary(t, nil, "log", "--db", db, "--tool", verb, "--json")
-			assert.Contains(t, logged.stdout, `\"approval_id\": `+idText)
+			assert.Contains(t, logged.stdout, `"approval_id": `+idText, "log --json gives detail as an object")
 			row := mustCall(t, cs, "read_query", map[string]any{"query": "SELECT detail FROM query_log WHERE tool = 'destructive_query' ORDER BY id DESC LIMIT 1"})
 			assert.Contains(t, row, `""by"": ""queue via CLI""`)
 		})

@@ -57,7 +57,7 @@ func TestFaultTruncatedFileIsRefusedAtStartup(t *testing.T) {
 			got := runBinary(t, nil, "--db", path)
 			assert.Equal(t, 1, got.code)
 			assert.Empty(t, got.stdout)
-			assertOneLine(t, got.stderr, "mem.db is not a usable SQLite database", "left it as it is", "restore the newest snapshot", "sqlite3 mem.db .recover")
+			assertOneLine(t, got.stderr, "mem.db is not a usable SQLite database", "left it as it is", "restore the newest copy of it from the snapshot folder", "sqlite3 mem.db .recover")
 			assert.NotContains(t, got.stderr, dir, "the file's name, not its absolute path")
 			t.Logf("stderr: %s", got.stderr)
 			after, err := os.ReadFile(path)
