@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
 // httpDo sends one request to the handler and returns status, headers and body.
@@ -39,7 +40,7 @@ const httpTestInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","param
 // gets 404, as MCP asks, with a JSON-RPC error body that says why sessions
 // end and to initialize again, whatever the method.
 func TestHTTPUnknownSessionGets404WithAReason(t *testing.T) {
-	h := httpTestHandler(t, &framesTools{}, HTTPOptions{})
+	h := httpTestHandler(t, &fake.Tools{}, HTTPOptions{})
 	status, hdr, _ := httpDo(t, h, http.MethodPost, httpTestInitialize)
 	require.Equal(t, http.StatusOK, status)
 	sid := hdr.Get("Mcp-Session-Id")
@@ -104,7 +105,7 @@ func TestHTTPRefusalsAreLoggedAtABoundedRate(t *testing.T) {
 	var lines logLines
 	limits := domain.DefaultLimits()
 	limits.MaxRequestBytes = 1024
-	h := New(&framesTools{}, Options{Version: "test", Limits: limits, Log: slog.New(lines.handler())}).
+	h := New(&fake.Tools{}, Options{Version: "test", Limits: limits, Log: slog.New(lines.handler())}).
 		HTTPHandler(HTTPOptions{Token: "0123456789abcdef-token"})
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	h.refusals.now = func() time.Time { return now }

@@ -13,9 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
-func httpTestHandler(t *testing.T, tools *framesTools, o HTTPOptions) *HTTPHandler {
+func httpTestHandler(t *testing.T, tools *fake.Tools, o HTTPOptions) *HTTPHandler {
 	t.Helper()
 	limits := domain.DefaultLimits()
 	limits.MaxRequestBytes = 1024
@@ -23,7 +24,7 @@ func httpTestHandler(t *testing.T, tools *framesTools, o HTTPOptions) *HTTPHandl
 }
 
 func TestHTTPHostAndOriginRules(t *testing.T) {
-	h := httpTestHandler(t, &framesTools{}, HTTPOptions{Hosts: []string{"MCP.example.test", "10.0.0.5"}})
+	h := httpTestHandler(t, &fake.Tools{}, HTTPOptions{Hosts: []string{"MCP.example.test", "10.0.0.5"}})
 	for _, c := range []struct {
 		host, origin string
 		ok           bool
@@ -62,7 +63,7 @@ func TestHTTPHostAndOriginRules(t *testing.T) {
 
 func TestHTTPBearerToken(t *testing.T) {
 	const token = "0123456789abcdef-token"
-	h := httpTestHandler(t, &framesTools{}, HTTPOptions{Token: token})
+	h := httpTestHandler(t, &fake.Tools{}, HTTPOptions{Token: token})
 	for header, ok := range map[string]bool{
 		"Bearer " + token:                  true,
 		"Bearer  " + token + " ":           true,
@@ -86,7 +87,7 @@ func TestHTTPBearerToken(t *testing.T) {
 		}
 		assert.Equal(t, ok, h.authorized(r), "%q", header)
 	}
-	assert.True(t, httpTestHandler(t, &framesTools{}, HTTPOptions{}).authorized(httptest.NewRequest(http.MethodPost, "/mcp", nil)), "no token: no authentication")
+	assert.True(t, httpTestHandler(t, &fake.Tools{}, HTTPOptions{}).authorized(httptest.NewRequest(http.MethodPost, "/mcp", nil)), "no token: no authentication")
 }
 
 func TestIsLoopbackAddr(t *testing.T) {
@@ -120,7 +121,7 @@ func TestHTTPSessionIDsAreUnique(t *testing.T) {
 // An oversized POST is refused with 413 under its id, and a tools/call is
 // audited under the tool it names, as the stdio guard does.
 func TestHTTPOversizedCallIsRefusedAndAudited(t *testing.T) {
-	tools := &framesTools{}
+	tools := &fake.Tools{}
 	srv := httptest.NewServer(httpTestHandler(t, tools, HTTPOptions{}))
 	defer srv.Close()
 	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write_query","arguments":{"query":"` + strings.Repeat("a", 5000) + `"}}}`
@@ -135,7 +136,5 @@ func TestHTTPOversizedCallIsRefusedAndAudited(t *testing.T) {
 	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
 	assert.Contains(t, b.String(), `"id":7`)
 	assert.Contains(t, b.String(), "--max-request-bytes")
-	tools.mu.Lock()
-	defer tools.mu.Unlock()
-	assert.Equal(t, 1, tools.rejected["write_query"])
+	assert.Equal(t, 1, tools.Rejected()["write_query"])
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -19,61 +18,8 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
-
-// framesTools is a fake ports.Tools: every tool answers at once, and
-// refused calls are counted by tool.
-type framesTools struct {
-	mu       sync.Mutex
-	rejected map[string]int
-	slow     time.Duration // how long read_query takes
-}
-
-var _ ports.Tools = (*framesTools)(nil)
-
-func (f *framesTools) ReadQuery(context.Context, ports.ReadQueryRequest) (string, error) {
-	time.Sleep(f.slow)
-	return "x\n1\n# 1 rows", nil
-}
-func (f *framesTools) WriteQuery(context.Context, string) (string, error) { return "ok", nil }
-func (f *framesTools) DestructiveQuery(context.Context, string, string) (string, error) {
-	return "ok", nil
-}
-func (f *framesTools) ListTables(context.Context, bool) (string, error)      { return "ok", nil }
-func (f *framesTools) DescribeTable(context.Context, string) (string, error) { return "ok", nil }
-func (f *framesTools) GetSchema(context.Context, bool) (string, error)       { return "ok", nil }
-func (f *framesTools) CreateView(context.Context, ports.CreateViewRequest) (string, error) {
-	return "ok", nil
-}
-func (f *framesTools) AppendEvent(context.Context, string, string) (string, error) { return "ok", nil }
-func (f *framesTools) VerifyChain(context.Context, string) (string, error)         { return "ok", nil }
-func (f *framesTools) Checkpoint(context.Context, string) (string, error)          { return "ok", nil }
-func (f *framesTools) GetResumeContext(context.Context, ports.ResumeRequest) (string, error) {
-	return "ok", nil
-}
-func (f *framesTools) SearchMemory(context.Context, ports.SearchMemoryRequest) (string, error) {
-	return "ok", nil
-}
-func (f *framesTools) ReadResource(context.Context, string) (string, error) { return "ok", nil }
-func (f *framesTools) GetPrompt(context.Context, string, map[string]string) (string, error) {
-	return "ok", nil
-}
-func (f *framesTools) Complete(context.Context, string, string, string) (ports.Completion, error) {
-	return ports.Completion{}, nil
-}
-func (f *framesTools) SearchText(context.Context, ports.SearchTextRequest) (string, error) {
-	return "ok", nil
-}
-func (f *framesTools) Snapshot(context.Context, string) (string, error) { return "ok", nil }
-func (f *framesTools) Reject(_ context.Context, tool string, err error) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.rejected == nil {
-		f.rejected = map[string]int{}
-	}
-	f.rejected[tool]++
-	return err
-}
 
 // maxIDBytes is the longest id the guard echoes.
 const maxIDBytes = frame.MaxIDBytes
@@ -262,7 +208,7 @@ func FuzzFrames(f *testing.F) {
 		if len(input)%3 == 0 {
 			max = 160
 		}
-		out := framesSession(t, &framesTools{}, lines, max)
+		out := framesSession(t, &fake.Tools{}, lines, max)
 		checkFrames(t, lines, out, max)
 	})
 }
@@ -273,10 +219,10 @@ func TestFramesSeedsHoldTheRules(t *testing.T) {
 	t.Parallel()
 	for i, seed := range frame.FramesSeeds {
 		lines := strings.Split(seed, "\n")
-		tools := &framesTools{}
+		tools := &fake.Tools{}
 		out := framesSession(t, tools, lines, framesMax)
 		checkFrames(t, lines, out, framesMax)
-		out = framesSession(t, &framesTools{}, lines, 100)
+		out = framesSession(t, &fake.Tools{}, lines, 100)
 		checkFrames(t, lines, out, 100)
 		if t.Failed() {
 			t.Logf("seed %d:\n%s\nstdout:\n%s", i, seed, strings.Join(out, "\n"))
@@ -307,10 +253,10 @@ func TestRefusedToolCallsAreAudited(t *testing.T) {
 		call("7.5", `{"name":"get_schema"}`),
 		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"snapshot","arguments":{}}}`,
 	}
-	tools := &framesTools{slow: 300 * time.Millisecond}
+	tools := &fake.Tools{Slow: 300 * time.Millisecond}
 	out := framesSession(t, tools, lines, framesMax)
 	checkFrames(t, lines, out, framesMax)
-	assert.Equal(t, map[string]int{"list_tables": 2, "tools/call": 4, "get_schema": 2, "snapshot": 1}, tools.rejected)
+	assert.Equal(t, map[string]int{"list_tables": 2, "tools/call": 4, "get_schema": 2, "snapshot": 1}, tools.Rejected())
 	var first []string
 	for _, l := range out {
 		if strings.HasPrefix(l, `{"jsonrpc":"2.0","id":1,`) {
