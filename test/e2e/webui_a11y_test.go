@@ -145,6 +145,8 @@ func assertTabReaches(t *testing.T, ctx context.Context, what string, wants ...s
 	for _, w := range wants {
 		assert.True(t, containsPrefix(order, w), "%s: Tab never reaches %q; the order was %q", what, w, order)
 	}
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.activeElement && document.activeElement.blur(), true`))
+	require.NoError(t, err, "blur, so that the screenshots show no focus ring")
 }
 
 func containsPrefix(list []string, prefix string) bool {
