@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -28,4 +29,25 @@ type MemoryTail interface {
 	// 1..verified were just verified, one per id: only the events after
 	// verified need counting one by one.
 	ResumeFrom(ctx context.Context, max int, exclude []string, verified int64) (domain.ResumeState, error)
+}
+
+// ChainCheck is the memory chain as the core last verified it, for a page
+// that shows its state on every visit.
+type ChainCheck struct {
+	// Result is the verification's result.
+	Result domain.VerifyResult
+	// Whole says this answer walked the whole chain; otherwise only the
+	// events this process appended since the last walk were checked on
+	// from its head (Result's checkpoint counts are the last walk's).
+	Whole bool
+	// Walked is when the last whole walk began; Checked when this answer
+	// was made.
+	Walked, Checked time.Time
+}
+
+// ChainChecker answers the chain's state cheaply when nothing but this
+// process changed the file since it last verified, and walks the whole
+// chain otherwise.
+type ChainChecker interface {
+	VerifiedChain(ctx context.Context) (ChainCheck, error)
 }

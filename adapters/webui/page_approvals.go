@@ -13,8 +13,8 @@ func (v *view) approvals() {
 	ctx := v.r.Context()
 	d := map[string]any{}
 	if v.post() {
-		if v.h.d.ReadOnly {
-			v.fail(http.StatusForbidden, "answering an approval writes the database, which --read-only forbids")
+		if v.readOnly() {
+			v.fail(http.StatusForbidden, "answering an approval writes the database, which "+v.whyReadOnly()+" forbids")
 			return
 		}
 		id := v.id("id")

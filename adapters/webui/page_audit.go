@@ -105,5 +105,5 @@ func (v *view) call() {
 		v.fail(http.StatusNotFound, "no call #"+strconv.FormatInt(id, 10)+" in query_log: see the Audit page for the calls")
 		return
 	}
-	v.page("call", "Call #"+strconv.FormatInt(id, 10), "audit", map[string]any{"C": c, "CanUndo": v.h.d.Undo != nil && !v.h.d.ReadOnly && c.Undoable()})
+	v.page("call", "Call #"+strconv.FormatInt(id, 10), "audit", map[string]any{"C": c, "CanUndo": v.h.d.Undo != nil && !v.readOnly() && c.Undoable()})
 }

@@ -7,39 +7,71 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// chainStatus is verify_chain's result object.
+// chainStatus is the chain's state as a page shows it.
 type chainStatus struct {
-	OK           bool   `json:"ok"`
-	Events       int64  `json:"events"`
-	HeadID       int64  `json:"head_id"`
-	HeadHash     string `json:"head_hash"`
-	BreakAt      int64  `json:"break_at_id"`
-	Reason       string `json:"reason"`
-	Checkpoints  int64  `json:"checkpoints"`
-	Sealed       int64  `json:"sealed"`
-	CheckpointID int64  `json:"checkpoint_id"`
+	domain.VerifyResult
+	// Whole says this visit walked the whole chain; Walked is when the
+	// last whole walk began, Checked when this state was made.
+	Whole           bool
+	Walked, Checked string
 }
 
-// verify runs verify_chain as the verify command does (audited).
+// verify is the chain's state from the core's remembered verification
+// (ports.ChainChecker): only the events this process appended are checked
+// when nothing else committed to the file since the last walk; anything
+// else, and the whole chain is walked again. It leaves no audit row.
 func (v *view) verify(ctx context.Context) (chainStatus, string) {
-	var c chainStatus
 	if v.h.d.Tools == nil {
-		return c, "the memory tools are not offered on this database"
+		return chainStatus{}, "the memory tools are not offered on this database"
+	}
+	c, err := v.h.d.Tools.VerifiedChain(ctx)
+	if err != nil {
+		return chainStatus{}, errText(err)
+	}
+	return chainStatus{VerifyResult: c.Result, Whole: c.Whole, Walked: domain.FormatTS(c.Walked), Checked: domain.FormatTS(c.Checked)}, ""
+}
+
+// verifyNow runs verify_chain as the verify command does (a whole walk,
+// audited), for the overview's button.
+func (v *view) verifyNow(ctx context.Context) (chainStatus, string) {
+	if v.h.d.Tools == nil {
+		return chainStatus{}, "the memory tools are not offered on this database"
 	}
 	text, err := v.h.d.Tools.VerifyChain(ctx, "")
 	if err != nil {
-		return c, errText(err)
+		return chainStatus{}, errText(err)
+	}
+	var c struct {
+		OK           bool   `json:"ok"`
+		Events       int64  `json:"events"`
+		HeadID       int64  `json:"head_id"`
+		HeadHash     string `json:"head_hash"`
+		BreakAt      int64  `json:"break_at_id"`
+		Reason       string `json:"reason"`
+		Checkpoints  int64  `json:"checkpoints"`
+		Sealed       int64  `json:"sealed"`
+		CheckpointID int64  `json:"checkpoint_id"`
 	}
 	if err := json.Unmarshal([]byte(text), &c); err != nil {
-		return c, domain.ToolVerifyChain + " answered something unexpected: " + short(200, text)
+		return chainStatus{}, domain.ToolVerifyChain + " answered something unexpected: " + short(200, text)
 	}
-	return c, ""
+	now := domain.FormatTS(v.h.d.Clock.Now())
+	return chainStatus{VerifyResult: domain.VerifyResult{OK: c.OK, Events: c.Events, HeadID: c.HeadID, HeadHash: c.HeadHash, BreakAt: c.BreakAt,
+		Reason: c.Reason, Checkpoints: c.Checkpoints, Sealed: c.Sealed, CheckpointID: c.CheckpointID}, Whole: true, Walked: now, Checked: now}, ""
 }
 
 func (v *view) overview() {
 	ctx := v.r.Context()
-	d := map[string]any{}
-	chain, cerr := v.verify(ctx)
+	d := map[string]any{"VerifyTool": domain.ToolVerifyChain}
+	var chain chainStatus
+	var cerr string
+	if v.post() {
+		// The button: a whole walk now, audited as verify_chain.
+		chain, cerr = v.verifyNow(ctx)
+		d["VerifiedNow"] = true
+	} else {
+		chain, cerr = v.verify(ctx)
+	}
 	d["Chain"], d["ChainErr"] = chain, cerr
 
 	var events, checkpoints int64

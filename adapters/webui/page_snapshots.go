@@ -26,7 +26,7 @@ type takenBy struct {
 
 func (v *view) snapshots() {
 	ctx := v.r.Context()
-	d := map[string]any{"CanUndo": v.h.d.Undo != nil && !v.h.d.ReadOnly}
+	d := map[string]any{"CanUndo": v.h.d.Undo != nil && !v.readOnly()}
 	if v.h.d.Snapshots == nil {
 		d["Err"] = "snapshots are off (--snapshots 0) or this process cannot list their folder"
 		v.page("snapshots", "Snapshots", "snapshots", d)
@@ -65,8 +65,12 @@ func (v *view) snapshots() {
 // carries the preview's digest; an apply restores only the plan that was
 // shown (made again, on the same undoer that restores it).
 func (v *view) undo() {
-	if v.h.d.Undo == nil || v.h.d.ReadOnly {
-		v.fail(http.StatusForbidden, "undo writes the database, which this web view may not (--read-only, or no undo here)")
+	if v.readOnly() {
+		v.fail(http.StatusForbidden, "undo writes the database, which "+v.whyReadOnly()+" forbids")
+		return
+	}
+	if v.h.d.Undo == nil {
+		v.fail(http.StatusForbidden, "undo is not offered on this database")
 		return
 	}
 	var refused string
@@ -108,8 +112,12 @@ func planDigest(p domain.UndoPlan) string {
 // database, as `snapshots restore NAME --over`: a fresh snapshot first, then
 // the whole file rewound, memory and audit log included.
 func (v *view) restore() {
-	if v.h.d.Snapshots == nil || v.h.d.ReadOnly {
-		v.fail(http.StatusForbidden, "restoring over the database writes it, which this web view may not (--read-only, or snapshots are off)")
+	if v.readOnly() {
+		v.fail(http.StatusForbidden, "restoring over the database writes it, which "+v.whyReadOnly()+" forbids")
+		return
+	}
+	if v.h.d.Snapshots == nil {
+		v.fail(http.StatusForbidden, "snapshots are off (--snapshots 0) or this process cannot list their folder: there is nothing to restore")
 		return
 	}
 	name := v.q("name")

@@ -36,6 +36,12 @@ type Options struct {
 	// Token, when set, is the HTTP server's bearer token: the login form
 	// accepts it (the person pastes it), as often as asked.
 	Token string
+	// Verifier, when set, checks OAuth access tokens pasted in the login
+	// form, as the HTTP server checks them on /mcp (the same verifier):
+	// a token whose scopes lack sqlite:read is refused, one without
+	// sqlite:destructive gives a session that cannot act (undo, restore,
+	// approve, deny), and the session ends when the token expires.
+	Verifier TokenVerifier
 	// Secret, when set, is a one-time login secret: the first request to
 	// /ui/login?secret=SECRET logs in, and the secret is spent.
 	Secret string
@@ -61,10 +67,24 @@ type Handler struct {
 	sessions map[string]*session
 }
 
+// TokenVerifier checks an OAuth access token and returns what it grants
+// (the shape of the HTTP server's verifier).
+type TokenVerifier interface {
+	Verify(ctx context.Context, token string) (domain.Grant, error)
+}
+
 // session is one logged-in browser.
 type session struct {
 	csrf string
 	seen time.Time
+	// viewOnly: the login's token grants no actions (an OAuth token
+	// without the destructive scope).
+	viewOnly bool
+	// expires, when set, is the OAuth token's expiry, which ends the
+	// session.
+	expires time.Time
+	// who is the OAuth token's subject ("" for the other logins).
+	who string
 }
 
 // New returns the web view over d.
@@ -182,14 +202,34 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, Prefix, http.StatusSeeOther)
 			return
 		}
+		if h.o.Verifier != nil && tok != "" {
+			h.oauthLogin(w, r, tok)
+			return
+		}
 		h.loginPage(w, http.StatusForbidden, "Wrong token: paste the server's bearer token (the content of --auth-token-file) or the ui command's secret.")
 	default:
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 	}
 }
 
+// oauthLogin checks tok with the OAuth verifier: the read scope to see,
+// the destructive scope to act; the session lasts no longer than the token.
+func (h *Handler) oauthLogin(w http.ResponseWriter, r *http.Request, tok string) {
+	g, err := h.o.Verifier.Verify(r.Context(), tok)
+	if err != nil {
+		h.loginPage(w, http.StatusForbidden, "That access token was refused: "+errText(err)+". Paste a current access token from the server's OAuth issuer, issued for this server.")
+		return
+	}
+	if !g.Allows(domain.TierRead) {
+		h.loginPage(w, http.StatusForbidden, "That access token does not have the scope "+domain.ScopeRead+", which the web view needs to show anything; ask the issuer for a token with it.")
+		return
+	}
+	h.startSessionAs(w, &session{viewOnly: !g.Allows(domain.TierDestructive), expires: g.Expiry, who: g.Subject})
+	http.Redirect(w, r, Prefix, http.StatusSeeOther)
+}
+
 func (h *Handler) loginPage(w http.ResponseWriter, status int, msg string) {
-	h.render(w, status, "login", map[string]any{"Title": "Log in", "Msg": msg, "HasToken": h.o.Token != ""})
+	h.render(w, status, "login", map[string]any{"Title": "Log in", "Msg": msg, "HasToken": h.o.Token != "", "HasOAuth": h.o.Verifier != nil})
 }
 
 // spendSecret reports whether s is the one-time secret, spending it.
@@ -205,10 +245,15 @@ func (h *Handler) spendSecret(s string) bool {
 
 // startSession makes a session and sets its cookie: HttpOnly (no script
 // reads it), SameSite=Strict (no other site's page sends it), for /ui/ only.
-func (h *Handler) startSession(w http.ResponseWriter) {
+func (h *Handler) startSession(w http.ResponseWriter) { h.startSessionAs(w, &session{}) }
+
+// startSessionAs is startSession for the session s (its csrf and seen set
+// here).
+func (h *Handler) startSessionAs(w http.ResponseWriter, s *session) {
 	id := randomHex(32)
+	s.csrf, s.seen = randomHex(32), h.d.Clock.Now()
 	h.mu.Lock()
-	h.sessions[id] = &session{csrf: randomHex(32), seen: h.d.Clock.Now()}
+	h.sessions[id] = s
 	h.mu.Unlock()
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: Prefix, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 }
@@ -226,7 +271,7 @@ func (h *Handler) sessionOf(r *http.Request) *session {
 	if s == nil {
 		return nil
 	}
-	if now.Sub(s.seen) > h.o.SessionIdle {
+	if now.Sub(s.seen) > h.o.SessionIdle || !s.expires.IsZero() && !now.Before(s.expires) {
 		delete(h.sessions, c.Value)
 		return nil
 	}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // view is one request being answered.
@@ -35,7 +37,8 @@ var routes = map[string]func(*view){
 // page renders a page with what the layout needs.
 func (v *view) page(name, title, nav string, data map[string]any) {
 	data["Title"], data["Nav"], data["CSRF"] = title, nav, v.s.csrf
-	data["ReadOnly"], data["HasQueue"] = v.h.d.ReadOnly, v.h.d.Approvals != nil
+	data["ReadOnly"], data["HasQueue"], data["ViewOnly"], data["Who"] = v.readOnly(), v.h.d.Approvals != nil, v.s.viewOnly && !v.h.d.ReadOnly, v.s.who
+	data["ScopeDestructive"] = domain.ScopeDestructive
 	v.h.render(v.w, http.StatusOK, name, data)
 }
 
@@ -43,6 +46,18 @@ func (v *view) page(name, title, nav string, data map[string]any) {
 func (v *view) fail(status int, msg string) {
 	data := map[string]any{"Title": "Error", "Msg": msg, "CSRF": v.s.csrf, "Nav": ""}
 	v.h.render(v.w, status, "error", data)
+}
+
+// readOnly reports whether this request may not act: the server is
+// read-only, or the session's OAuth token lacks the destructive scope.
+func (v *view) readOnly() bool { return v.h.d.ReadOnly || v.s.viewOnly }
+
+// whyReadOnly names what keeps this request from acting.
+func (v *view) whyReadOnly() string {
+	if v.h.d.ReadOnly {
+		return "--read-only"
+	}
+	return "this login's access token (without the scope " + domain.ScopeDestructive + ")"
 }
 
 // post reports whether the request is the form's submission (the session

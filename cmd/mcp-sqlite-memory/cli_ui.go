@@ -58,6 +58,7 @@ func runUI(ctx context.Context, cfg Config, _ io.Reader, _, stderr io.Writer) er
 		return err
 	}
 	defer w.Close()
+	defer warmChain(ctx, w)() // before w.Close
 	ln, err := net.Listen("tcp", cfg.CLI.Addr)
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", cfg.CLI.Addr, err)

@@ -111,6 +111,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	log.Info("serving", "db", shownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if cfg.HTTP.Addr != "" {
+		defer warmChain(ctx, w)() // before w.Close
 		return serveHTTP(ctx, w.Server, cfg, log, func(hosts []string) http.Handler {
 			return httpWebView(cfg, w, log, session, hosts, stderr)
 		})

@@ -43,6 +43,24 @@ func webDeps(cfg Config, w *wiring.Wiring, log *slog.Logger, session string) web
 	return d
 }
 
+// warmChain verifies the memory chain in the background as the view
+// starts, so that its first visit finds the chain remembered instead of
+// walking it then (a page has no script to say "verifying..."). A visit
+// during the walk waits for it (app's walk lock) rather than making its own.
+// wait stops the walk if it still runs and waits for it to end.
+func warmChain(ctx context.Context, w *wiring.Wiring) (wait func()) {
+	if w.Service == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = w.Service.VerifiedChain(ctx) // a failure shows on the page's own check
+	}()
+	return func() { cancel(); <-done }
+}
+
 // replicationNote is replication's line on the overview: the replica's
 // scheme and host, never its path or credentials.
 func replicationNote(replica string) string {
@@ -112,10 +130,16 @@ func (s webSnapshots) RestoreOver(ctx context.Context, name string) (string, err
 var _ webui.Undoer = webUndo{}
 
 // httpWebView is the view an --http server serves at /ui/: its bearer
-// token logs in; without a token (a loopback address) a one-time secret is
-// printed on stderr instead, as by the ui command.
+// token logs in, or with OAuth an access token its verifier accepts (the
+// token's scopes decide whether the view may act); without a static token
+// (a loopback address) a one-time secret is printed on stderr too, as by
+// the ui command.
 func httpWebView(cfg Config, w *wiring.Wiring, log *slog.Logger, session string, hosts []string, stderr io.Writer) http.Handler {
 	o := webui.Options{Token: cfg.HTTP.Token, Hosts: hosts, Logger: log}
+	if cfg.HTTP.OAuth != nil {
+		// The login form takes an access token, checked as /mcp checks it.
+		o.Verifier = cfg.HTTP.OAuth.Verifier
+	}
 	if o.Token == "" {
 		o.Secret = webui.NewSecret()
 		_, _ = fmt.Fprintf(stderr, "%s: web view at http://%s%slogin?secret=%s (the secret works once)\n", progName, cfg.HTTP.Addr, webui.Prefix, o.Secret)

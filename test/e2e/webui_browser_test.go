@@ -140,7 +140,7 @@ func TestWebViewInBrowser(t *testing.T) {
 	defer cancelA()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 40*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
 	defer cancelT()
 
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
@@ -160,11 +160,11 @@ func TestWebViewInBrowser(t *testing.T) {
 		require.NoError(t, err, "count %s", sel)
 		return n
 	}
+	// Each page's screenshot in the light and the dark theme, with the
+	// text's contrast checked in both (webui_a11y_test.go).
 	shot := func(name string) {
 		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err, "screenshot "+name)
-		require.NoError(t, os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644))
+		shotBoth(t, ctx, shots, name)
 	}
 	var body string
 	page := func(path string) {
@@ -177,16 +177,26 @@ func TestWebViewInBrowser(t *testing.T) {
 
 	// Before logging in, every page leads to the login form.
 	do("open unauthenticated", chromedp.Navigate(base+"memory"), chromedp.WaitVisible(chromedp.ID("token")))
+	assertTabReaches(t, ctx, "login", "input#token[name=token]", "button Log in")
 	// The one-time URL logs in once.
 	do("log in", chromedp.Navigate(login), chromedp.WaitVisible(chromedp.CSS("h1")))
 	body = text("body")
 	assert.Contains(t, body, "Intact: 63 events verified")
 	assert.NotContains(t, body, dir, "the overview shows an absolute path")
 	assertNoScript(t, ctx, "overview")
+	// The ui command walked the chain as it started: the first visit
+	// shows that walk, and walks nothing itself.
+	assert.Contains(t, body, "since then only this server wrote to the file", "the first visit after start")
+	assertTabReaches(t, ctx, "overview", "a Skip to content", "a Memory", "button Log out", "button Verify the whole chain now")
 	shot("overview")
+	do("verify now", chromedp.Click(chromedp.CSS(`main form button`)), chromedp.WaitVisible(chromedp.CSS("p.now")))
+	body = text("main")
+	assert.Contains(t, body, "Intact: 63 events verified")
+	assert.Contains(t, body, "The whole chain was walked now")
 
 	page("memory")
 	assert.Equal(t, 50, count("main tbody tr"), "a page of events")
+	assertTabReaches(t, ctx, "memory", "input[name=q]", "input[name=kind]", "input[name=until]", "button Filter", "a Older")
 	shot("memory")
 	// Page to the older events, then filter by kind and search.
 	do("older", chromedp.Click(chromedp.CSS(`a[rel="next"]`)), chromedp.WaitVisible(chromedp.CSS(`a[href="/ui/memory"]`)))
@@ -217,6 +227,7 @@ func TestWebViewInBrowser(t *testing.T) {
 	assert.Contains(t, body, "no such column: nope")
 	page("audit")
 	assert.Equal(t, 3, count("svg.plot"), "three plots")
+	assertTabReaches(t, ctx, "audit", "select[name=tool]", "input[name=failures]", "input[name=session]", "button Filter")
 	shot("audit")
 
 	page("tables")
@@ -230,10 +241,12 @@ func TestWebViewInBrowser(t *testing.T) {
 	require.Equal(t, 2, countRows(t, db, "SELECT count(*) FROM notes"))
 	page("snapshots")
 	assert.Contains(t, body, "DELETE FROM notes WHERE body = 'plain'")
+	assertTabReaches(t, ctx, "snapshots", "a Undo…", "a Restore…")
 	shot("snapshots")
 	do("preview undo", chromedp.Click(chromedp.CSS(`a[href^="/ui/undo"]`)), chromedp.WaitVisible(chromedp.CSS("form.confirm")))
 	assert.Contains(t, text("main"), "table 'notes': rows put back")
 	assertNoScript(t, ctx, "undo")
+	assertTabReaches(t, ctx, "undo", "input[name=confirm]", "button Undo call #")
 	shot("undo")
 	require.Equal(t, 2, countRows(t, db, "SELECT count(*) FROM notes"), "the preview changes nothing")
 	do("confirm undo", chromedp.Click(chromedp.CSS(`input[name="confirm"]`)), chromedp.Click(chromedp.CSS(`form.confirm button`)),
@@ -260,6 +273,7 @@ func TestWebViewInBrowser(t *testing.T) {
 		require.Equal(t, 1, count("section.pending"), "the question shows")
 		assert.Contains(t, text("main"), "- table 'notes': 1 row deleted")
 		if i == 0 {
+			assertTabReaches(t, ctx, "approvals", "summary SQL", "button[name=answer][value=approve]", "button[name=answer][value=deny]")
 			shot("approvals")
 		}
 		require.Equal(t, 3, countRows(t, db, "SELECT count(*) FROM notes"), "nothing runs before the answer")
