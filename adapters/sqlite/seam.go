@@ -54,13 +54,13 @@ func (s *Store) Scrub(msg string) string { return s.scrub(msg) }
 // an audit row can commit in the writer's own transaction.
 func (s *Store) Seals(sink ports.AuditSink) bool { return s.seals(sink) }
 
-// Write runs fn inside BEGIN IMMEDIATE on an internal connection, holding
+// InWrite runs fn inside BEGIN IMMEDIATE on an internal connection, holding
 // the write turn: this process's writes queue for it, and another
 // program's lock is waited for within one busy timeout of the call's
 // start. fn ends the transaction itself (COMMIT); when fn fails the
 // transaction is rolled back, and an error that is not a domain error is
 // worded by ConnError.
-func (s *Store) Write(ctx context.Context, fn func(*sql.Conn) error) error {
+func (s *Store) InWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {
@@ -75,11 +75,11 @@ func (s *Store) Write(ctx context.Context, fn func(*sql.Conn) error) error {
 	return s.writeOn(ctx, conn, budget, fn)
 }
 
-// WriteApart is Write on an internal connection of its own, closed after
+// InWriteApart is InWrite on an internal connection of its own, closed after
 // the call, never returned to a pool: setup runs on it first, outside the
 // transaction, for settings that must not reach a pooled connection (an
 // ATTACH, foreign_keys OFF).
-func (s *Store) WriteApart(ctx context.Context, setup, fn func(*sql.Conn) error) error {
+func (s *Store) InWriteApart(ctx context.Context, setup, fn func(*sql.Conn) error) error {
 	release, err := s.lockWrites(ctx)
 	if err != nil {
 		return err
@@ -103,7 +103,7 @@ func (s *Store) WriteApart(ctx context.Context, setup, fn func(*sql.Conn) error)
 }
 
 // writeOn runs fn in BEGIN IMMEDIATE on conn, waiting for another
-// program's lock until budget; see Write.
+// program's lock until budget; see InWrite.
 func (s *Store) writeOn(ctx context.Context, conn *sql.Conn, budget time.Time, fn func(*sql.Conn) error) error {
 	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
 		return s.connError(ctx, err)
@@ -144,3 +144,8 @@ func ArmDeadline(ctx context.Context, h engine.Handle) (stop func()) { return ar
 
 // QuoteIdent quotes name as an SQL identifier.
 func QuoteIdent(name string) string { return quoteIdent(name) }
+
+// QueryOn runs q on conn and calls scan for each row.
+func QueryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q string, args ...any) error {
+	return queryOn(ctx, conn, scan, q, args...)
+}
