@@ -149,3 +149,11 @@ func QuoteIdent(name string) string { return quoteIdent(name) }
 func QueryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q string, args ...any) error {
 	return queryOn(ctx, conn, scan, q, args...)
 }
+
+// IndexLag is how many of the memory's events search_memory's index has
+// not taken in yet (appended by another program since bootstrap synced
+// it), read on conn.
+func IndexLag(ctx context.Context, conn *sql.Conn) (int64, error) {
+	st, err := readIndexState(ctx, conn)
+	return max(0, st.maxEvent-st.idxMaxEvent), err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/recall"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 )
 
@@ -18,7 +19,7 @@ type testDB struct {
 	*sqlite.CandidateSource
 	*sqlite.MemoryStore
 	*sqlite.AuditSink
-	*sqlite.MemoryRecall
+	*recall.Searcher
 }
 
 // openTestDB opens the database at path (sqlite.Open) with its services.
@@ -29,5 +30,5 @@ func openTestDB(ctx context.Context, path string, opts sqlite.Options) (*testDB,
 	}
 	return &testDB{Store: s, StatementRunner: sqlite.NewStatementRunner(s), Reader: schema.NewReader(s),
 		ViewWriter: schema.NewViewWriter(s), CandidateSource: sqlite.NewCandidateSource(s), MemoryStore: sqlite.NewMemoryStore(s),
-		AuditSink: sqlite.NewAuditSink(s), MemoryRecall: sqlite.NewMemoryRecall(s)}, nil
+		AuditSink: sqlite.NewAuditSink(s), Searcher: recall.New(s)}, nil
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/approval"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/recall"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -191,7 +192,7 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	memory := sqlite.NewMemoryStore(store)
 	deps := app.Deps{Statements: sqlite.NewStatementRunner(store), Schema: schema.NewReader(store), Views: schema.NewViewWriter(store),
 		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search,
-		Recall: sqlite.NewMemoryRecall(store)}
+		Recall: recall.New(store)}
 	w.Memory = true
 	if o.ReadOnly {
 		if w.Memory, err = memory.Available(ctx); err != nil {
