@@ -11,7 +11,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// What the adapter's sub-packages (schema, approval, undo) build on: the
+// What the adapter's sub-packages (schema, recall, approval, undo) build on: the
 // Store's two pools, its write turn, and the wording of SQLite's errors.
 // Everything else about connections stays in this package
 // (docs/decisions.md#the-sqlite-adapters-packages).

@@ -61,7 +61,7 @@ type Options struct {
 	// server's own. Tables are never dropped.
 	RepairServerObjects bool
 	// ApprovalQueue creates the approval queue's tables (--confirm-fallback
-	// queue; approvals.go).
+	// queue; package approval).
 	ApprovalQueue bool
 	// NoAutoCheckpoint turns SQLite's automatic checkpoints off on every
 	// connection (wal_autocheckpoint=0): a replicator (Litestream) controls
@@ -84,9 +84,10 @@ type Options struct {
 // and what the pools share (the write turn, the reader statement caches,
 // the audit group commit). It implements no port itself: each port has a
 // service over the Store, in its own file: [StatementRunner] (runner.go),
-// [SchemaReader] (schema.go), [ViewWriter] (views.go), [CandidateSource]
-// (candidates.go), [MemoryStore] (memory.go) and [AuditSink] (audit.go).
-// Close it when done.
+// [CandidateSource] (candidates.go), [MemoryStore] (memory.go) and
+// [AuditSink] (audit.go); the services that need only a connection and
+// the error wording (seam.go) are sub-packages: schema, recall, approval,
+// undo. Close it when done.
 type Store struct {
 	path string // absolute path (read-only: every link resolved), scrubbed from messages
 	name string // file name shown instead

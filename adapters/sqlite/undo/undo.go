@@ -19,7 +19,7 @@ import (
 // Undoer serves the person's undo command on db: it reads the destructive
 // call from query_log, compares the user objects of its snapshot, of that
 // snapshot with the call replayed and of the live file, and restores the
-// objects the call changed in one transaction (undo_restore.go). It works
+// objects the call changed in one transaction (restore.go). It works
 // on private copies of the snapshot in a hidden folder beside it (which
 // snapshot rotation leaves alone), removed by Close.
 type Undoer struct {
