@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -17,7 +15,7 @@ import (
 // read is Read with the text cap given: 0 reads every value whole.
 func (s *Store) read(ctx context.Context, sql string, textCap int, columns func([]string), row ports.RowFunc) error {
 	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
-		sql := s.truthfulSQL(sql)
+		sql := s.ro.TruthfulSQL(sql)
 		st, entry, err := s.readStatement(c, sql)
 		if err != nil {
 			return err
@@ -60,7 +58,7 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 		}
 		// Read-only mode: rows read while another program changed the
 		// file under immutable=1 may mix pages; none is sent.
-		return s.checkAfterRead()
+		return s.ro.CheckAfterRead()
 	})
 }
 
@@ -109,44 +107,4 @@ func (s *Store) reinspect(c *call, st *engine.Stmt, e *cachedStmt) (bool, error)
 	e.reprep, e.inspects = st.Reprepares(), e.inspects+1
 	*st = st.Fresh()
 	return st.Step()
-}
-
-// checkAfterRead runs when a read has stepped through its rows, before
-// they are sent. Only a file opened with immutable=1 can change under a
-// running read (with locking SQLite keeps the read consistent), so it
-// costs nothing otherwise.
-func (s *Store) checkAfterRead() error {
-	if !s.immutable {
-		return nil
-	}
-	return s.checkImmutable()
-}
-
-// truthfulSQL answers the plain "PRAGMA journal_mode" (or
-// "PRAGMA main.journal_mode") itself when SQLite's answer would be false
-// (see journalModeNote): it becomes SELECT 'wal' AS journal_mode, which
-// runs through every layer like any read. Every other spelling reaches
-// SQLite and is refused with the truth.
-func (s *Store) truthfulSQL(sql string) string {
-	if s.journalModeNote() == "" {
-		return sql
-	}
-	f := strings.Fields(strings.TrimRight(sql, "; \t\r\n"))
-	if len(f) == 2 && strings.EqualFold(f[0], "pragma") && (strings.EqualFold(f[1], "journal_mode") || strings.EqualFold(f[1], "main.journal_mode")) {
-		return "SELECT 'wal' AS journal_mode"
-	}
-	return sql
-}
-
-// journalModeNote is the refusal of PRAGMA journal_mode (and
-// pragma_journal_mode) when a WAL database is opened with immutable=1:
-// SQLite then reads it like a rollback-journal file and would answer
-// "delete", which is false. The refusal says the truth instead. It is "" in
-// every other case, where SQLite's own answer is true.
-func (s *Store) journalModeNote() string {
-	if !s.immutable || !s.wal {
-		return ""
-	}
-	return fmt.Sprintf("PRAGMA journal_mode is not answered in this read-only session: %s is a WAL database (journal_mode wal), "+
-		"read here without its -wal and -shm files so that none is created, and SQLite would wrongly answer delete", s.name)
 }

@@ -89,9 +89,8 @@ type Options struct {
 // the error wording (seam.go) are sub-packages: schema, recall, approval,
 // undo. Close it when done.
 type Store struct {
-	path string // absolute path (read-only: every link resolved), scrubbed from messages
-	name string // file name shown instead
-	opts Options
+	wording // the file's path and name, and how errors are worded (translate.go)
+	opts    Options
 
 	// Read-only mode only, decided before SQLite touches the file
 	// (package dbfile): wal is set when its header asks for WAL, immutable
@@ -130,7 +129,7 @@ const closeWait = 2 * time.Second
 // unreadable one an error matching [fs.ErrPermission]; no error text holds
 // the folder's path.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
-	s := &Store{opts: opts, writeTurn: make(chan struct{}, 1)}
+	s := &Store{wording: wording{queryTimeout: opts.QueryTimeout}, opts: opts, writeTurn: make(chan struct{}, 1)}
 	if opts.ReadOnly {
 		if err := s.openReadOnly(path); err != nil {
 			return nil, err

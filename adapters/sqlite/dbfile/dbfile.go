@@ -1,8 +1,10 @@
 // Package dbfile inspects a database file for read-only mode before SQLite
 // opens it: which file it really is (every link resolved), whether it is a
 // WAL database, and whether SQLite may open it immutable=1; then, before
-// every call, that it is still that file, unchanged. It reads file headers
-// and metadata only, never through SQLite.
+// every call, that it is still that file, unchanged; and it answers for
+// SQLite where a file opened immutable=1 would make SQLite's answer false
+// (PRAGMA journal_mode). It reads file headers and metadata only, never
+// through SQLite.
 package dbfile
 
 import (
@@ -12,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -238,4 +241,44 @@ func (s *File) Check() error {
 		return domain.Errorf(domain.ErrUnavailable, "another program started writing to %s after this read-only session opened it; restart the server to read it consistently", s.Name)
 	}
 	return nil
+}
+
+// CheckAfterRead runs when a read has stepped through its rows, before
+// they are sent. Only a file opened with immutable=1 can change under a
+// running read (with locking SQLite keeps the read consistent), so it
+// costs nothing otherwise.
+func (s *File) CheckAfterRead() error {
+	if s == nil || !s.Immutable {
+		return nil
+	}
+	return s.Check()
+}
+
+// TruthfulSQL answers the plain "PRAGMA journal_mode" (or
+// "PRAGMA main.journal_mode") itself when SQLite's answer would be false
+// (see JournalModeNote): it becomes SELECT 'wal' AS journal_mode, which
+// runs through every layer like any read. Every other spelling reaches
+// SQLite and is refused with the truth.
+func (s *File) TruthfulSQL(sql string) string {
+	if s.JournalModeNote() == "" {
+		return sql
+	}
+	f := strings.Fields(strings.TrimRight(sql, "; \t\r\n"))
+	if len(f) == 2 && strings.EqualFold(f[0], "pragma") && (strings.EqualFold(f[1], "journal_mode") || strings.EqualFold(f[1], "main.journal_mode")) {
+		return "SELECT 'wal' AS journal_mode"
+	}
+	return sql
+}
+
+// JournalModeNote is the refusal of PRAGMA journal_mode (and
+// pragma_journal_mode) when a WAL database is opened with immutable=1:
+// SQLite then reads it like a rollback-journal file and would answer
+// "delete", which is false. The refusal says the truth instead. It is "" in
+// every other case (and on a nil File), where SQLite's own answer is true.
+func (s *File) JournalModeNote() string {
+	if s == nil || !s.Immutable || !s.WAL {
+		return ""
+	}
+	return fmt.Sprintf("PRAGMA journal_mode is not answered in this read-only session: %s is a WAL database (journal_mode wal), "+
+		"read here without its -wal and -shm files so that none is created, and SQLite would wrongly answer delete", s.Name)
 }
