@@ -44,9 +44,6 @@ func (s *Store) CheckFile() error { return s.checkImmutable() }
 // message with the path scrubbed).
 func (s *Store) ConnError(ctx context.Context, err error) error { return s.connError(ctx, err) }
 
-// LockError words a failure to take SQLite's write lock.
-func (s *Store) LockError(ctx context.Context, err error) error { return s.lockError(ctx, err) }
-
 // Scrub replaces the database's absolute path in msg with its name.
 func (s *Store) Scrub(msg string) string { return s.scrub(msg) }
 
