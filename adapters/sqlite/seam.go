@@ -11,9 +11,9 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// What the adapter's sub-packages (schema, recall, approval, undo) build on: the
-// Store's two pools, its write turn, and the wording of SQLite's errors.
-// Everything else about connections stays in this package
+// What the adapter's sub-packages (schema, recall, approval, undo) build
+// on: the Store's two pools, its write turn, and the wording of SQLite's
+// errors. Everything else about connections stays in this package
 // (docs/decisions.md#the-sqlite-adapters-packages).
 
 // BusyTimeout is how long a connection waits for another program's write
