@@ -58,7 +58,7 @@ type call struct {
 	stmt  engine.Stmt
 	wiped string
 
-	journalNote string // see Store.journalModeNote
+	journalNote string // see dbfile.File.JournalModeNote
 	// cache is the reader connection's statement cache (stmtcache.go), nil
 	// in the write tiers.
 	cache *connState
@@ -196,7 +196,7 @@ func (s *Store) newCall(ctx context.Context, tier domain.Tier, dc any) (*call, e
 	if err := h.RegisterBounded(); err != nil {
 		return nil, err
 	}
-	c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier, Origin: domain.OriginOf(ctx), ReadOnly: s.opts.ReadOnly}, journalNote: s.journalModeNote()}
+	c := &call{h: h, dc: dc, policy: domain.Policy{Tier: tier, Origin: domain.OriginOf(ctx), ReadOnly: s.opts.ReadOnly}, journalNote: s.ro.JournalModeNote()}
 	if tier == domain.TierRead {
 		c.cache = s.stmts.state(dc)
 		c.cache.off = s.opts.NoStatementCache

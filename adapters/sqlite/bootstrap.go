@@ -65,7 +65,7 @@ SELECT id, ts, tool, query, error FROM query_log WHERE ok = 0 ORDER BY id DESC;
 `
 
 // approvalsSQL creates the approval queue's tables and their triggers
-// (approvals.go). Only a server whose --confirm-fallback is queue runs it,
+// (package approval). Only a server whose --confirm-fallback is queue runs it,
 // so other databases do not gain them; the server-object check knows them
 // in every database (expectedObjects), so a look-alike is refused wherever
 // it appears, and the policy refuses writes to their names everywhere.

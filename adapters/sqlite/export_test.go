@@ -1,10 +1,5 @@
 package sqlite
 
-import (
-	"context"
-	"database/sql"
-)
-
 // WholeTableDelete exposes wholeTableDelete to the tests.
 var WholeTableDelete = wholeTableDelete
 
@@ -29,8 +24,3 @@ func (s *Store) StmtCacheStats(sql string) (conns, stmts, maxBytes, inspects, op
 
 // StmtCacheLimits are the cache's bounds per connection.
 const StmtCacheEntries, StmtCacheBytes = stmtCacheEntries, stmtCacheBytes
-
-// QueryRowInternal runs a query of the tests on the store's internal pool.
-func (s *Store) QueryRowInternal(ctx context.Context, q string) *sql.Row {
-	return s.internal.QueryRowContext(ctx, q)
-}

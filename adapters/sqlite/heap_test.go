@@ -19,7 +19,7 @@ func TestHeapErrorSaysWhatToNarrowAndWhichSetting(t *testing.T) {
 	for _, want := range []string{"fewer or shorter columns", "substr(", "--max-sqlite-heap-bytes", "nothing was changed"} {
 		assert.Contains(t, err.Error(), want)
 	}
-	s := &Store{name: "mem.db"}
+	s := &Store{wording: wording{name: "mem.db"}}
 	assert.ErrorIs(t, s.translate(context.Background(), nil, &engine.Error{Code: engine.CodeNoMem, Msg: "out of memory"}), domain.ErrMemory,
 		"SQLITE_NOMEM from an agent statement is the memory error, not a bare SQLite error")
 }

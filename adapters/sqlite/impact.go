@@ -111,7 +111,7 @@ func (m *ImpactMeter) Measure(ctx context.Context, tier domain.Tier, sql string)
 		c.suspended = false
 		c.measure = ms
 		defer func() { c.measure = nil }()
-		st, err := c.compileOne(db.truthfulSQL(sql))
+		st, err := c.compileOne(db.ro.TruthfulSQL(sql))
 		if err != nil {
 			return err
 		}

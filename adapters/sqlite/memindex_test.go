@@ -56,7 +56,7 @@ func search(t *testing.T, s *testDB, query string) ([]domain.MemoryHit, int64) {
 	q, err := domain.ParseMemoryQuery(query)
 	require.NoError(t, err)
 	var hits []domain.MemoryHit
-	res, err := s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 10}, func(h domain.MemoryHit) { hits = append(hits, h) })
+	res, err := s.Searcher.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 10}, func(h domain.MemoryHit) { hits = append(hits, h) })
 	require.NoError(t, err)
 	return hits, res.Lag
 }
@@ -216,7 +216,7 @@ func TestSearchRanksAtMostTheNewestMatches(t *testing.T) {
 	q, err := domain.ParseMemoryQuery("cache")
 	require.NoError(t, err)
 	var hits []domain.MemoryHit
-	res, err := s2.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 3}, func(h domain.MemoryHit) { hits = append(hits, h) })
+	res, err := s2.Searcher.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 3}, func(h domain.MemoryHit) { hits = append(hits, h) })
 	require.NoError(t, err)
 	assert.Equal(t, int64(n), res.Matched, "every event appended here matches")
 	assert.Equal(t, int64(domain.MaxRankedMatches), res.Ranked)
@@ -238,7 +238,7 @@ func TestSearchNeverPassesSyntaxToFTS5(t *testing.T) {
 			assert.ErrorIs(t, err, domain.ErrInvalidArgument, query)
 			continue
 		}
-		_, err = s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 5}, func(domain.MemoryHit) {})
+		_, err = s.Searcher.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 5}, func(domain.MemoryHit) {})
 		assert.NoError(t, err, "%s -> %s", query, q.Match)
 	}
 }
@@ -261,7 +261,7 @@ func FuzzSearchQuery(f *testing.F) {
 			}
 			return
 		}
-		if _, err := s.MemoryRecall.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 2}, func(domain.MemoryHit) {}); err != nil {
+		if _, err := s.Searcher.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 2}, func(domain.MemoryHit) {}); err != nil {
 			t.Fatalf("%q -> %s: %v", query, q.Match, err)
 		}
 	})

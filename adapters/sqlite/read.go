@@ -15,7 +15,7 @@ import (
 // read is Read with the text cap given: 0 reads every value whole.
 func (s *Store) read(ctx context.Context, sql string, textCap int, columns func([]string), row ports.RowFunc) error {
 	return s.withAgent(ctx, domain.TierRead, func(c *call) error {
-		sql := s.truthfulSQL(sql)
+		sql := s.ro.TruthfulSQL(sql)
 		st, entry, err := s.readStatement(c, sql)
 		if err != nil {
 			return err
@@ -58,7 +58,7 @@ func (s *Store) read(ctx context.Context, sql string, textCap int, columns func(
 		}
 		// Read-only mode: rows read while another program changed the
 		// file under immutable=1 may mix pages; none is sent.
-		return s.checkAfterRead()
+		return s.ro.CheckAfterRead()
 	})
 }
 

@@ -117,7 +117,7 @@ func (r *StatementRunner) Read(ctx context.Context, sql string, columns func([]s
 func (r *StatementRunner) Compile(ctx context.Context, tier domain.Tier, sql string) (domain.Compiled, error) {
 	var out domain.Compiled
 	err := r.db.withAgent(ctx, tier, func(c *call) error {
-		st, err := c.compileOne(r.db.truthfulSQL(sql))
+		st, err := c.compileOne(r.db.ro.TruthfulSQL(sql))
 		if err != nil {
 			return err
 		}

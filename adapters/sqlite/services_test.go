@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/recall"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 )
 
 // testDB is one database with every service of it, for the tests that
@@ -12,12 +14,12 @@ import (
 type testDB struct {
 	*sqlite.Store
 	*sqlite.StatementRunner
-	*sqlite.SchemaReader
-	*sqlite.ViewWriter
+	*schema.Reader
+	*schema.ViewWriter
 	*sqlite.CandidateSource
 	*sqlite.MemoryStore
 	*sqlite.AuditSink
-	*sqlite.MemoryRecall
+	*recall.Searcher
 }
 
 // openTestDB opens the database at path (sqlite.Open) with its services.
@@ -26,7 +28,7 @@ func openTestDB(ctx context.Context, path string, opts sqlite.Options) (*testDB,
 	if err != nil {
 		return nil, err
 	}
-	return &testDB{Store: s, StatementRunner: sqlite.NewStatementRunner(s), SchemaReader: sqlite.NewSchemaReader(s),
-		ViewWriter: sqlite.NewViewWriter(s), CandidateSource: sqlite.NewCandidateSource(s), MemoryStore: sqlite.NewMemoryStore(s),
-		AuditSink: sqlite.NewAuditSink(s), MemoryRecall: sqlite.NewMemoryRecall(s)}, nil
+	return &testDB{Store: s, StatementRunner: sqlite.NewStatementRunner(s), Reader: schema.NewReader(s),
+		ViewWriter: schema.NewViewWriter(s), CandidateSource: sqlite.NewCandidateSource(s), MemoryStore: sqlite.NewMemoryStore(s),
+		AuditSink: sqlite.NewAuditSink(s), Searcher: recall.New(s)}, nil
 }

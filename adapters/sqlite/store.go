@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/dbfile"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 
 	"context"
@@ -32,8 +33,8 @@ type Options struct {
 	QueryTimeout time.Duration
 	// ReadOnly opens the file read-only at the engine level (mode=ro, every
 	// connection query_only): nothing is ever written, not even the server
-	// tables, and no -wal or -shm file appears where none was (see
-	// inspectReadOnly for how a WAL database is read). A missing file is an
+	// tables, and no -wal or -shm file appears where none was (package
+	// dbfile says how a WAL database is read). A missing file is an
 	// error, never created.
 	ReadOnly bool
 	// skipProgramCheck turns off the second read-tier layer (the EXPLAIN
@@ -60,7 +61,7 @@ type Options struct {
 	// server's own. Tables are never dropped.
 	RepairServerObjects bool
 	// ApprovalQueue creates the approval queue's tables (--confirm-fallback
-	// queue; approvals.go).
+	// queue; package approval).
 	ApprovalQueue bool
 	// NoAutoCheckpoint turns SQLite's automatic checkpoints off on every
 	// connection (wal_autocheckpoint=0): a replicator (Litestream) controls
@@ -83,19 +84,19 @@ type Options struct {
 // and what the pools share (the write turn, the reader statement caches,
 // the audit group commit). It implements no port itself: each port has a
 // service over the Store, in its own file: [StatementRunner] (runner.go),
-// [SchemaReader] (schema.go), [ViewWriter] (views.go), [CandidateSource]
-// (candidates.go), [MemoryStore] (memory.go) and [AuditSink] (audit.go).
-// Close it when done.
+// [CandidateSource] (candidates.go), [MemoryStore] (memory.go) and
+// [AuditSink] (audit.go); the services that need only a connection and
+// the error wording (seam.go) are sub-packages: schema, recall, approval,
+// undo. Close it when done.
 type Store struct {
-	path string // absolute path (read-only: every link resolved), scrubbed from messages
-	name string // file name shown instead
-	opts Options
+	wording // the file's path and name, and how errors are worded (translate.go)
+	opts    Options
 
-	// Read-only mode only, decided before SQLite touches the file (see
-	// inspectReadOnly): wal is set when its header asks for WAL, immutable
-	// when it is opened with immutable=1; watch is what every call checks.
+	// Read-only mode only, decided before SQLite touches the file
+	// (package dbfile): wal is set when its header asks for WAL, immutable
+	// when it is opened with immutable=1; ro is what every call checks.
 	wal, immutable bool
-	watch          roWatch
+	ro             *dbfile.File
 
 	internal *sql.DB // bootstrap, memory, audit, view DDL: no policy
 	readers  *sql.DB // agent read tier and catalog: query_only
@@ -128,7 +129,7 @@ const closeWait = 2 * time.Second
 // unreadable one an error matching [fs.ErrPermission]; no error text holds
 // the folder's path.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
-	s := &Store{opts: opts, writeTurn: make(chan struct{}, 1)}
+	s := &Store{wording: wording{queryTimeout: opts.QueryTimeout}, opts: opts, writeTurn: make(chan struct{}, 1)}
 	if opts.ReadOnly {
 		if err := s.openReadOnly(path); err != nil {
 			return nil, err
@@ -176,7 +177,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // dsn builds a modernc.org/sqlite data source name. Agent connections run in
 // defensive mode; read connections are query_only; read-only mode opens the
 // file with mode=ro so SQLite itself refuses every write, and with
-// immutable=1 when inspectReadOnly found that nobody has it open.
+// immutable=1 when package dbfile found that nobody has it open.
 func (s *Store) dsn(queryOnly, internal bool) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
@@ -264,6 +265,21 @@ func (s *Store) explainReadOnly(err error) string {
 	}
 	return msg
 }
+
+// openReadOnly resolves path and inspects the real file before SQLite
+// sees it (package dbfile). No error text holds a folder.
+func (s *Store) openReadOnly(path string) error {
+	f, err := dbfile.Open(path)
+	if err != nil {
+		return err
+	}
+	s.ro, s.path, s.name, s.wal, s.immutable = f, f.Path, f.Name, f.WAL, f.Immutable
+	return nil
+}
+
+// checkImmutable runs before every call: in read-only mode the file must
+// still be the one opened, unchanged under immutable=1 ([dbfile.File.Check]).
+func (s *Store) checkImmutable() error { return s.ro.Check() }
 
 // Close closes every connection.
 func (s *Store) Close() error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	msqlite "modernc.org/sqlite"
 
@@ -16,8 +17,17 @@ import (
 // agent gets: a *domain.Error of the right kind whose text says what to do
 // next, with the database's path cut to its file name in SQLite's messages.
 
+// wording is what the Store's messages name: the file (never its folder)
+// and the query deadline. The Store embeds it, so its path and name are
+// the Store's.
+type wording struct {
+	path         string // absolute path (read-only: every link resolved), scrubbed from messages
+	name         string // file name shown instead
+	queryTimeout time.Duration
+}
+
 // translate maps what went wrong to the error the agent sees.
-func (s *Store) translate(ctx context.Context, c *call, err error) error {
+func (s *wording) translate(ctx context.Context, c *call, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -51,15 +61,15 @@ func (s *Store) translate(ctx context.Context, c *call, err error) error {
 	return domain.SQLiteError(s.scrub(se.Msg))
 }
 
-func (s *Store) timeoutError() error {
-	return domain.Errorf(domain.ErrTimeout, "query exceeded %ss and was cancelled; narrow it, add a LIMIT, or add an index", domain.FormatSeconds(s.opts.QueryTimeout))
+func (s *wording) timeoutError() error {
+	return domain.Errorf(domain.ErrTimeout, "query exceeded %ss and was cancelled; narrow it, add a LIMIT, or add an index", domain.FormatSeconds(s.queryTimeout))
 }
 
 // lockError words a failure to take the write lock (BEGIN IMMEDIATE): when
 // another connection keeps it past the busy timeout, or past the call's
 // deadline while this one waits, the agent is told the database is locked,
 // not that its query was slow.
-func (s *Store) lockError(ctx context.Context, err error) error {
+func (s *wording) lockError(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		return errCancelled()
@@ -81,9 +91,9 @@ func isBusy(err error) bool {
 }
 
 // busyError says the write lock stayed taken by someone else.
-func (s *Store) busyError() error {
+func (s *wording) busyError() error {
 	wait := busyTimeout
-	if q := s.opts.QueryTimeout; q > 0 && q < wait {
+	if q := s.queryTimeout; q > 0 && q < wait {
 		wait = q
 	}
 	return domain.Errorf(domain.ErrBusy, "%s is locked by another program or server process that holds a write transaction on it; "+
@@ -93,7 +103,7 @@ func (s *Store) busyError() error {
 
 // damagedError keeps SQLite's message and says what it means: the file was
 // cut short or overwritten behind SQLite's back, and the way back is a copy.
-func (s *Store) damagedError(msg string) error {
+func (s *wording) damagedError(msg string) error {
 	return domain.SQLiteError(s.scrub(msg) + ". " + damagedHint(s.name))
 }
 
@@ -109,7 +119,7 @@ func errCancelled() error {
 }
 
 // connError reports a failure to get or use a connection.
-func (s *Store) connError(ctx context.Context, err error) error {
+func (s *wording) connError(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return errCancelled()
 	}
@@ -131,7 +141,7 @@ func (s *Store) connError(ctx context.Context, err error) error {
 
 // scrub removes absolute paths of the database from a message: agents see the
 // file's name only (docs/decisions.md#errors).
-func (s *Store) scrub(msg string) string {
+func (s *wording) scrub(msg string) string {
 	if s.path == "" {
 		return msg
 	}

@@ -71,7 +71,7 @@ func (s *Store) lockWrites(ctx context.Context) (release func(), err error) {
 
 // queuedError says the call gave up while an earlier write of this same
 // server held the lock: not another program, and not the call's own SQL.
-func (s *Store) queuedError(ctx context.Context) error {
+func (s *wording) queuedError(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return errCancelled()
 	}
@@ -81,9 +81,9 @@ func (s *Store) queuedError(ctx context.Context) error {
 
 // raiseTimeout is the advice that ends a message about a deadline that
 // passed while waiting.
-func (s *Store) raiseTimeout() string {
-	if s.opts.QueryTimeout <= 0 {
+func (s *wording) raiseTimeout() string {
+	if s.queryTimeout <= 0 {
 		return ". Retry the call, or start the server with a larger --query-timeout"
 	}
-	return ". Retry the call, or start the server with a larger --query-timeout (now " + domain.FormatSeconds(s.opts.QueryTimeout) + "s) if writes take that long"
+	return ". Retry the call, or start the server with a larger --query-timeout (now " + domain.FormatSeconds(s.queryTimeout) + "s) if writes take that long"
 }

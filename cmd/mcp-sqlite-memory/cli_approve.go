@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/approval"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -107,7 +108,7 @@ func runPending(ctx context.Context, cfg Config, _ io.Reader, stdout, _ io.Write
 
 // approvals reads the waiting questions, opening the file read-only: a
 // look changes nothing.
-func approvals(ctx context.Context, cfg Config) ([]sqlite.Approval, error) {
+func approvals(ctx context.Context, cfg Config) ([]approval.Approval, error) {
 	if err := needExisting(cfg); err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func approvals(ctx context.Context, cfg Config) ([]sqlite.Approval, error) {
 		return nil, err
 	}
 	defer store.Close()
-	return store.Approvals(ctx, true, systemClock{}.Now())
+	return approval.New(store, systemClock{}).List(ctx, true, systemClock{}.Now())
 }
 
 func runDecide(ctx context.Context, cfg Config, approve bool, stdout io.Writer) error {
@@ -149,7 +150,7 @@ func runDecide(ctx context.Context, cfg Config, approve bool, stdout io.Writer) 
 	defer store.Close()
 	verdict, err := decide(ctx, store, id, approve, decider())
 	if err != nil {
-		if errors.Is(err, sqlite.ErrNotPending) {
+		if errors.Is(err, approval.ErrNotPending) {
 			return fmt.Errorf("%w (%s pending lists the questions still waiting)", err, progName)
 		}
 		return err
@@ -170,7 +171,7 @@ func decide(ctx context.Context, store *sqlite.Store, id int64, approve bool, by
 	query := tool + " " + strconv.FormatInt(id, 10)
 	e := domain.AuditEntry{TS: domain.FormatTS(now), Session: newSession(now), Tool: tool, Query: &query, OK: true,
 		Detail: domain.Detail{{Key: "approval_id", Value: id}, {Key: "decision", Value: verdict}, {Key: "by", Value: by}}.String()}
-	return verdict, store.DecideApproval(ctx, id, approve, by, now, e)
+	return verdict, approval.New(store, systemClock{}).Decide(ctx, id, approve, by, now, e)
 }
 
 // decider names who decided: the CLI, the user running it and the process.

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/undo"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -106,7 +106,7 @@ func runUndo(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io
 		return err
 	}
 	defer w.Close()
-	undoer := sqlite.NewUndoer(w.Store)
+	undoer := undo.New(w.Store)
 	defer undoer.Close()
 	deps := app.UndoDeps{Undoer: undoer, Clock: systemClock{}, Session: session}
 	if cfg.Limits.Snapshots > 0 {
@@ -199,4 +199,4 @@ func confirm(stdin io.Reader, stderr io.Writer, question string) (bool, error) {
 	return a == "y" || a == "yes", nil
 }
 
-var _ ports.Undoer = (*sqlite.Undoer)(nil)
+var _ ports.Undoer = (*undo.Undoer)(nil)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/approval"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/undo"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
@@ -98,7 +100,7 @@ type webUndo struct {
 
 // Undo plans the undo of call and, when apply, restores.
 func (u webUndo) Undo(ctx context.Context, call int64, decide func(domain.UndoPlan) (apply, overwriteLater bool)) (domain.UndoPlan, webui.UndoResult, error) {
-	undoer := sqlite.NewUndoer(u.w.Store)
+	undoer := undo.New(u.w.Store)
 	defer undoer.Close()
 	deps := app.UndoDeps{Undoer: undoer, Clock: systemClock{}, Session: u.session}
 	if u.cfg.Limits.Snapshots > 0 {
@@ -154,7 +156,7 @@ type webApprovals struct{ store *sqlite.Store }
 
 // Pending are the questions still waiting.
 func (a webApprovals) Pending(ctx context.Context) ([]webui.Pending, error) {
-	list, err := a.store.Approvals(ctx, true, systemClock{}.Now())
+	list, err := approval.New(a.store, systemClock{}).List(ctx, true, systemClock{}.Now())
 	out := make([]webui.Pending, 0, len(list))
 	for _, q := range list {
 		out = append(out, webui.Pending{ID: q.ID, Tool: q.Tool, Query: q.Query, Impact: q.Question, Asked: q.TS, Expires: q.Expires, Session: q.Session})

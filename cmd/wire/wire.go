@@ -28,6 +28,9 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/ripgrep"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/approval"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/recall"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -187,9 +190,9 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 		search = Searcher(o.RGPath, log)
 	}
 	memory := sqlite.NewMemoryStore(store)
-	deps := app.Deps{Statements: sqlite.NewStatementRunner(store), Schema: sqlite.NewSchemaReader(store), Views: sqlite.NewViewWriter(store),
+	deps := app.Deps{Statements: sqlite.NewStatementRunner(store), Schema: schema.NewReader(store), Views: schema.NewViewWriter(store),
 		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search,
-		Recall: sqlite.NewMemoryRecall(store)}
+		Recall: recall.New(store)}
 	w.Memory = true
 	if o.ReadOnly {
 		if w.Memory, err = memory.Available(ctx); err != nil {
@@ -212,7 +215,7 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 		deps.Snapshots = snaps
 		deps.Impact = sqlite.NewImpactMeter(store)
 		if o.Confirm.Fallback == domain.FallbackQueue {
-			deps.Queue = sqlite.NewApprovalQueue(store, o.Clock)
+			deps.Queue = approval.New(store, o.Clock)
 		}
 		if o.WrapSnapshots != nil {
 			deps.Snapshots = o.WrapSnapshots(snaps)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -39,7 +40,7 @@ func TestReadWriteModeAuditsIntoTheDatabase(t *testing.T) {
 		require.True(t, ok, "%T", p)
 		assert.True(t, sealer.Seals(w.Deps.Audit), "%T: the audit log is in the database written, so writes seal their rows", p)
 	}
-	assert.IsType(t, &sqlite.SchemaReader{}, w.Deps.Schema)
+	assert.IsType(t, &schema.Reader{}, w.Deps.Schema)
 	assert.IsType(t, &sqlite.CandidateSource{}, w.Deps.Candidates)
 }
 

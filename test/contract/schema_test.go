@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
@@ -20,7 +21,7 @@ func TestSQLiteSchema(t *testing.T) {
 		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "schema.db"), sqlite.Options{})
 		require.NoError(t, err)
 		t.Cleanup(func() { s.Close() })
-		return contract.SchemaUnderTest{Reader: sqlite.NewSchemaReader(s), Views: sqlite.NewViewWriter(s), AddTable: func(t *testing.T, name string, rows int, columns ...[2]string) {
+		return contract.SchemaUnderTest{Reader: schema.NewReader(s), Views: schema.NewViewWriter(s), AddTable: func(t *testing.T, name string, rows int, columns ...[2]string) {
 			var defs, values []string
 			for _, c := range columns {
 				defs = append(defs, c[0]+" "+c[1])

@@ -1,25 +1,26 @@
-package sqlite
+package recall
 
 import (
 	"context"
 	"database/sql"
 	"strings"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// MemoryRecall reads the memory back: search_memory from the index, one
+// Searcher reads the memory back: search_memory from the index, one
 // event by id, completion values; on the store's read connections (no
 // agent SQL runs here).
-type MemoryRecall struct {
-	db *Store
+type Searcher struct {
+	db *sqlite.Store
 }
 
-var _ ports.MemoryRecall = (*MemoryRecall)(nil)
+var _ ports.MemoryRecall = (*Searcher)(nil)
 
-// NewMemoryRecall returns the memory searcher of db.
-func NewMemoryRecall(db *Store) *MemoryRecall { return &MemoryRecall{db: db} }
+// New returns the memory searcher of db.
+func New(db *sqlite.Store) *Searcher { return &Searcher{db: db} }
 
 // snippetTokens is how many tokens a snippet shows around the match.
 const snippetTokens = 24
@@ -39,33 +40,33 @@ WHERE memory_fts MATCH ?`
 // q.Limit, how many events the index has not taken in yet (appended by
 // another program since this server opened the file), and how many of the
 // matching events were ranked (domain.MaxRankedMatches at most).
-func (m *MemoryRecall) Search(ctx context.Context, q domain.MemorySearch, hit func(domain.MemoryHit)) (domain.MemorySearchResult, error) {
+func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(domain.MemoryHit)) (domain.MemorySearchResult, error) {
 	var res domain.MemorySearchResult
-	if err := m.db.checkImmutable(); err != nil {
+	if err := m.db.CheckFile(); err != nil {
 		return res, err
 	}
-	conn, err := m.db.readers.Conn(ctx)
+	conn, err := m.db.Readers().Conn(ctx)
 	if err != nil {
-		return res, m.db.connError(ctx, err)
+		return res, m.db.ConnError(ctx, err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return res, m.db.connError(ctx, err)
+		return res, m.db.ConnError(ctx, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	var n int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'memory_fts_docsize'").Scan(&n); err != nil {
-		return res, m.db.connError(ctx, err)
+		return res, m.db.ConnError(ctx, err)
 	}
 	if n == 0 {
 		return res, domain.Errorf(domain.ErrUnavailable,
 			"this file has no search index yet: a writable server builds it when it opens the file; open it once without --read-only, or use "+domain.ToolSearchText+" on memory_events")
 	}
-	st, err := readIndexState(ctx, conn)
+	lag, err := sqlite.IndexLag(ctx, conn)
 	if err != nil {
-		return res, m.db.connError(ctx, err)
+		return res, m.db.ConnError(ctx, err)
 	}
-	res.Lag = max(0, st.maxEvent-st.idxMaxEvent)
+	res.Lag = lag
 
 	exprs := []string{q.Query.All}
 	if q.Query.Match != q.Query.All {
@@ -143,7 +144,7 @@ func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, expr
 	}
 	query := strings.Join(arms, "\nUNION ALL\n") + "\nORDER BY score, ts DESC, age DESC LIMIT ?"
 	args = append(args, limit)
-	return queryOn(ctx, conn, func(r *sql.Rows) error {
+	return sqlite.QueryOn(ctx, conn, func(r *sql.Rows) error {
 		var h domain.MemoryHit
 		var rowid, age int64
 		var score float64
@@ -192,26 +193,26 @@ func hitFilters(q domain.MemorySearch, seen []int64) (string, []any) {
 // searchError translates a failed search. The query is built from quoted
 // terms (domain.ParseMemoryQuery), so FTS5 should never find it
 // malformed; if it does, the agent is told to simplify it.
-func (m *MemoryRecall) searchError(ctx context.Context, err error) error {
+func (m *Searcher) searchError(ctx context.Context, err error) error {
 	if ctx.Err() == nil && strings.Contains(err.Error(), "fts5:") {
-		return domain.Errorf(domain.ErrInvalidArgument, "the search index could not read the query (%s); use plain words", m.db.scrub(err.Error()))
+		return domain.Errorf(domain.ErrInvalidArgument, "the search index could not read the query (%s); use plain words", m.db.Scrub(err.Error()))
 	}
-	return m.db.connError(ctx, err)
+	return m.db.ConnError(ctx, err)
 }
 
 // Event returns one event by id.
-func (m *MemoryRecall) Event(ctx context.Context, id int64) (domain.Event, error) {
-	if err := m.db.checkImmutable(); err != nil {
+func (m *Searcher) Event(ctx context.Context, id int64) (domain.Event, error) {
+	if err := m.db.CheckFile(); err != nil {
 		return domain.Event{}, err
 	}
 	var e domain.Event
-	err := m.db.readers.QueryRowContext(ctx, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id = ?", id).
+	err := m.db.Readers().QueryRowContext(ctx, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id = ?", id).
 		Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash)
 	if err == sql.ErrNoRows {
 		return e, domain.Errorf(domain.ErrNotFound, "there is no event %d; "+domain.ToolReadQuery+" on memory_events shows the ids that exist", id)
 	}
 	if err != nil {
-		return e, m.db.connError(ctx, err)
+		return e, m.db.ConnError(ctx, err)
 	}
 	return e, nil
 }
@@ -219,8 +220,8 @@ func (m *MemoryRecall) Event(ctx context.Context, id int64) (domain.Event, error
 // Values returns the distinct kinds or sessions starting with prefix
 // among the newest domain.RecallScan events: bounded by that scan, never
 // by the log's length.
-func (m *MemoryRecall) Values(ctx context.Context, field domain.RecallField, prefix string, max int) ([]string, bool, error) {
-	if err := m.db.checkImmutable(); err != nil {
+func (m *Searcher) Values(ctx context.Context, field domain.RecallField, prefix string, max int) ([]string, bool, error) {
+	if err := m.db.CheckFile(); err != nil {
 		return nil, false, err
 	}
 	col := "kind"
@@ -228,12 +229,12 @@ func (m *MemoryRecall) Values(ctx context.Context, field domain.RecallField, pre
 		col = "session"
 	}
 	var out []string
-	conn, err := m.db.readers.Conn(ctx)
+	conn, err := m.db.Readers().Conn(ctx)
 	if err != nil {
-		return nil, false, m.db.connError(ctx, err)
+		return nil, false, m.db.ConnError(ctx, err)
 	}
 	defer conn.Close()
-	err = queryOn(ctx, conn, func(r *sql.Rows) error {
+	err = sqlite.QueryOn(ctx, conn, func(r *sql.Rows) error {
 		var v string
 		if err := r.Scan(&v); err != nil {
 			return err
@@ -243,7 +244,7 @@ func (m *MemoryRecall) Values(ctx context.Context, field domain.RecallField, pre
 	}, "SELECT DISTINCT "+col+" FROM (SELECT "+col+" FROM memory_events ORDER BY id DESC LIMIT ?) WHERE substr(CAST("+col+" AS BLOB), 1, ?) = CAST(? AS BLOB) ORDER BY 1 LIMIT ?",
 		domain.RecallScan, len(prefix), prefix, max+1)
 	if err != nil {
-		return nil, false, m.db.connError(ctx, err)
+		return nil, false, m.db.ConnError(ctx, err)
 	}
 	if len(out) > max {
 		return out[:max], true, nil

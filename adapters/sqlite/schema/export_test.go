@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // ViewDDL exposes viewDDL to the tests.
 var ViewDDL = viewDDL

@@ -1,4 +1,4 @@
-package sqlite_test
+package approval_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/approval"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -23,11 +24,11 @@ func TestApprovalQueueTablesOnlyWhereUsed(t *testing.T) {
 	plain, err := sqlite.Open(context.Background(), filepath.Join(dir, "plain.db"), sqlite.Options{QueryTimeout: time.Second})
 	require.NoError(t, err)
 	defer plain.Close()
-	list, err := plain.Approvals(context.Background(), true, time.Now())
+	list, err := approval.New(plain, wallClock{}).List(context.Background(), true, time.Now())
 	require.NoError(t, err)
 	assert.Empty(t, list, "a database without the queue has no questions")
 	var n int
-	require.NoError(t, plain.QueryRowInternal(context.Background(), "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'mcp_approval%'").Scan(&n))
+	require.NoError(t, plain.Internal().QueryRowContext(context.Background(), "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'mcp_approval%'").Scan(&n))
 	assert.Zero(t, n, "only a server using the queue creates its tables")
 }
 
@@ -39,7 +40,7 @@ func TestApprovalQueueExpiresAndDecidesOnce(t *testing.T) {
 	server, err := sqlite.Open(ctx, path, sqlite.Options{QueryTimeout: time.Second, ApprovalQueue: true})
 	require.NoError(t, err)
 	defer server.Close()
-	queue := sqlite.NewApprovalQueue(server, wallClock{})
+	queue := approval.New(server, wallClock{})
 	q := domain.Question{Tool: domain.ToolDestructiveQuery, Session: "s1", SQL: "DELETE FROM t", Reason: "r"}
 
 	wait, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
@@ -49,34 +50,35 @@ func TestApprovalQueueExpiresAndDecidesOnce(t *testing.T) {
 	assert.Equal(t, domain.DecidedByQueue, d.By)
 	require.NotZero(t, d.QueueID)
 	entry := domain.AuditEntry{TS: domain.FormatTS(time.Now()), Session: "cli", Tool: "approve", OK: true}
-	err = server.DecideApproval(ctx, d.QueueID, true, "cli", time.Now(), entry)
-	assert.True(t, errors.Is(err, sqlite.ErrNotPending), "%v", err)
+	err = queue.Decide(ctx, d.QueueID, true, "cli", time.Now(), entry)
+	assert.True(t, errors.Is(err, approval.ErrNotPending), "%v", err)
 	assert.ErrorContains(t, err, "already expired")
 
 	// Decided from another store on the same file while it waits.
 	cli, err := sqlite.Open(ctx, path, sqlite.Options{QueryTimeout: time.Second})
 	require.NoError(t, err)
 	defer cli.Close()
+	other := approval.New(cli, wallClock{})
 	done := make(chan domain.Decision, 1)
 	go func() { done <- queue.Confirm(ctx, q) }()
 	var id int64
 	for i := 0; id == 0; i++ {
 		require.Less(t, i, 2000, "the question never appeared")
 		time.Sleep(5 * time.Millisecond)
-		list, err := cli.Approvals(ctx, true, time.Now())
+		list, err := other.List(ctx, true, time.Now())
 		require.NoError(t, err)
 		if len(list) == 1 {
 			id = list[0].ID
 			assert.Contains(t, list[0].Question, "DELETE FROM t")
 		}
 	}
-	require.NoError(t, cli.DecideApproval(ctx, id, false, "cli (me)", time.Now(), entry))
+	require.NoError(t, other.Decide(ctx, id, false, "cli (me)", time.Now(), entry))
 	got := <-done
 	assert.Equal(t, domain.OutcomeDeclined, got.Outcome)
 	assert.Contains(t, got.Note, "denied by cli (me)")
-	err = cli.DecideApproval(ctx, id, true, "cli", time.Now(), entry)
+	err = other.Decide(ctx, id, true, "cli", time.Now(), entry)
 	assert.ErrorContains(t, err, "already denied")
-	list, err := cli.Approvals(ctx, true, time.Now())
+	list, err := other.List(ctx, true, time.Now())
 	require.NoError(t, err)
 	assert.Empty(t, list)
 }

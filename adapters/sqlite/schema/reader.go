@@ -1,26 +1,27 @@
-package sqlite
+package schema
 
 import (
 	"context"
 	"database/sql"
 	"strings"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// SchemaReader answers list_tables, describe_table and get_schema from
+// Reader answers list_tables, describe_table and get_schema from
 // SQLite's own catalog, on db's read connections: it reads, and runs no
 // agent SQL.
-type SchemaReader struct {
-	db *Store
+type Reader struct {
+	db *sqlite.Store
 }
 
-var _ ports.SchemaReader = (*SchemaReader)(nil)
+var _ ports.SchemaReader = (*Reader)(nil)
 
-// NewSchemaReader returns the schema reader of db.
-func NewSchemaReader(db *Store) *SchemaReader {
-	return &SchemaReader{db: db}
+// NewReader returns the schema reader of db.
+func NewReader(db *sqlite.Store) *Reader {
+	return &Reader{db: db}
 }
 
 // notShadow keeps schema rows that are not real shadow tables, as SQLite
@@ -33,28 +34,28 @@ const notShadow = `NOT EXISTS (SELECT 1 FROM pragma_table_list l
 func notShadowOf(col string) string { return strings.Replace(notShadow, "%s", col, 1) }
 
 // Tables lists tables and views in list_tables order.
-func (sr *SchemaReader) Tables(ctx context.Context, counts bool) ([]domain.TableInfo, error) {
-	if err := sr.db.checkImmutable(); err != nil {
+func (sr *Reader) Tables(ctx context.Context, counts bool) ([]domain.TableInfo, error) {
+	if err := sr.db.CheckFile(); err != nil {
 		return nil, err
 	}
-	rows, err := sr.db.readers.QueryContext(ctx, `SELECT m.name, m.type FROM sqlite_schema m
+	rows, err := sr.db.Readers().QueryContext(ctx, `SELECT m.name, m.type FROM sqlite_schema m
 WHERE m.type IN ('table', 'view') AND `+notShadowOf("name")+`
 ORDER BY m.type, m.name`)
 	if err != nil {
-		return nil, sr.db.connError(ctx, err)
+		return nil, sr.db.ConnError(ctx, err)
 	}
 	var out []domain.TableInfo
 	for rows.Next() {
 		t := domain.TableInfo{Rows: -1}
 		if err := rows.Scan(&t.Name, &t.Type); err != nil {
 			rows.Close()
-			return nil, sr.db.connError(ctx, err)
+			return nil, sr.db.ConnError(ctx, err)
 		}
 		out = append(out, t)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, sr.db.connError(ctx, err)
+		return nil, sr.db.ConnError(ctx, err)
 	}
 	if counts {
 		for i := range out {
@@ -69,29 +70,29 @@ ORDER BY m.type, m.name`)
 	return out, nil
 }
 
-func (sr *SchemaReader) count(ctx context.Context, table string) (int64, error) {
+func (sr *Reader) count(ctx context.Context, table string) (int64, error) {
 	var n int64
-	err := sr.db.readers.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(table)).Scan(&n)
+	err := sr.db.Readers().QueryRowContext(ctx, "SELECT count(*) FROM "+sqlite.QuoteIdent(table)).Scan(&n)
 	if err != nil {
-		return 0, sr.db.connError(ctx, err)
+		return 0, sr.db.ConnError(ctx, err)
 	}
 	return n, nil
 }
 
 // Describe returns a table's or view's structure, row count and SQL.
-func (sr *SchemaReader) Describe(ctx context.Context, table string) (domain.TableDescription, error) {
-	if err := sr.db.checkImmutable(); err != nil {
+func (sr *Reader) Describe(ctx context.Context, table string) (domain.TableDescription, error) {
+	if err := sr.db.CheckFile(); err != nil {
 		return domain.TableDescription{}, err
 	}
 	d := domain.TableDescription{Rows: -1}
-	err := sr.db.readers.QueryRowContext(ctx,
+	err := sr.db.Readers().QueryRowContext(ctx,
 		"SELECT name, type, coalesce(sql, '') FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE", table).
 		Scan(&d.Name, &d.Type, &d.SQL)
 	if err == sql.ErrNoRows {
 		return d, domain.Errorf(domain.ErrNotFound, "no table or view named %s; use "+domain.ToolListTables, domain.Quote(table))
 	}
 	if err != nil {
-		return d, sr.db.connError(ctx, err)
+		return d, sr.db.ConnError(ctx, err)
 	}
 	if err := sr.query(ctx, func(r *sql.Rows) error {
 		var c domain.Column
@@ -149,27 +150,27 @@ FROM pragma_index_list(?) l`, d.Name); err != nil {
 }
 
 // query runs a fixed catalog query on a read connection.
-func (sr *SchemaReader) query(ctx context.Context, scan func(*sql.Rows) error, q string, args ...any) error {
-	rows, err := sr.db.readers.QueryContext(ctx, q, args...)
+func (sr *Reader) query(ctx context.Context, scan func(*sql.Rows) error, q string, args ...any) error {
+	rows, err := sr.db.Readers().QueryContext(ctx, q, args...)
 	if err != nil {
-		return sr.db.connError(ctx, err)
+		return sr.db.ConnError(ctx, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		if err := scan(rows); err != nil {
-			return sr.db.connError(ctx, err)
+			return sr.db.ConnError(ctx, err)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return sr.db.connError(ctx, err)
+		return sr.db.ConnError(ctx, err)
 	}
 	return nil
 }
 
 // Objects returns stored schema SQL in get_schema order, without shadow and
 // internal objects.
-func (sr *SchemaReader) Objects(ctx context.Context) ([]domain.SchemaObject, error) {
-	if err := sr.db.checkImmutable(); err != nil {
+func (sr *Reader) Objects(ctx context.Context) ([]domain.SchemaObject, error) {
+	if err := sr.db.CheckFile(); err != nil {
 		return nil, err
 	}
 	var out []domain.SchemaObject
@@ -190,20 +191,20 @@ ORDER BY CASE m.type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 
 
 // Object returns the schema entry named name (letter case ignored, as
 // SQLite ignores it).
-func (sr *SchemaReader) Object(ctx context.Context, name string) (domain.SchemaObject, error) {
-	if err := sr.db.checkImmutable(); err != nil {
+func (sr *Reader) Object(ctx context.Context, name string) (domain.SchemaObject, error) {
+	if err := sr.db.CheckFile(); err != nil {
 		return domain.SchemaObject{}, err
 	}
 	var o domain.SchemaObject
 	var q sql.NullString
-	err := sr.db.readers.QueryRowContext(ctx,
+	err := sr.db.Readers().QueryRowContext(ctx,
 		"SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name = ? COLLATE NOCASE", name).
 		Scan(&o.Type, &o.Name, &o.TableName, &q)
 	if err == sql.ErrNoRows {
 		return o, domain.Errorf(domain.ErrNotFound, "no object named %s", domain.Quote(name))
 	}
 	if err != nil {
-		return o, sr.db.connError(ctx, err)
+		return o, sr.db.ConnError(ctx, err)
 	}
 	o.SQL = q.String
 	return o, nil

@@ -1,12 +1,12 @@
-package sqlite
+package undo
 
 import (
 	"context"
-	"errors"
+	"database/sql"
 	"net/url"
 	"strings"
-	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -30,72 +30,50 @@ func (u *Undoer) Restore(ctx context.Context, plan domain.UndoPlan, next func(in
 	if u.src == "" {
 		return e, domain.Errorf(domain.ErrInvalidArgument, "undo: Restore needs Inspect first")
 	}
-	release, err := u.db.lockWrites(ctx)
-	if err != nil {
-		return e, err
-	}
-	defer release()
 	// A connection of its own: the attached snapshot and foreign_keys=OFF
 	// must not go back to the store's pool.
-	db, err := u.db.open(false, true)
-	if err != nil {
-		return e, err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return e, u.db.connError(ctx, err)
-	}
-	defer conn.Close()
-	for _, q := range []string{"PRAGMA foreign_keys = OFF", "PRAGMA synchronous = FULL"} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return e, u.db.connError(ctx, err)
-		}
-	}
-	src := (&url.URL{Scheme: "file", Path: u.src, RawQuery: "mode=ro&immutable=1"}).String()
-	if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS "+undoSchema, src); err != nil {
-		return e, domain.Errorf(domain.ErrSnapshot, "cannot open the copy of the snapshot: %s", err.Error())
-	}
-	budget := time.Now().Add(busyTimeout)
-	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
-		return e, u.db.connError(ctx, err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return e, u.db.lockError(ctx, err)
-	}
-	err = conn.Raw(func(dc any) error {
-		h, err := engine.Open(dc)
-		if err != nil {
-			return err
-		}
-		stop := armDeadline(ctx, h)
-		defer stop()
-		return u.restoreOn(h, plan)
-	})
-	if err == nil {
-		var id int64
-		var hash string
-		if id, hash, err = head(ctx, conn); err == nil {
-			if e, err = next(id, hash); err == nil {
-				_, err = conn.ExecContext(ctx, "INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-					e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
+	setup := func(conn *sql.Conn) error {
+		for _, q := range []string{"PRAGMA foreign_keys = OFF", "PRAGMA synchronous = FULL"} {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				return err
 			}
 		}
-	}
-	if err == nil && audit != nil {
-		_, err = conn.ExecContext(ctx, auditInsert, auditArgs(audit(e))...)
-	}
-	if err == nil {
-		_, err = conn.ExecContext(ctx, "COMMIT")
-	}
-	if err != nil {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		var de *domain.Error
-		if errors.As(err, &de) {
-			return domain.Event{}, err
+		src := (&url.URL{Scheme: "file", Path: u.src, RawQuery: "mode=ro&immutable=1"}).String()
+		if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS "+undoSchema, src); err != nil {
+			return domain.Errorf(domain.ErrSnapshot, "cannot open the copy of the snapshot: %s", err.Error())
 		}
-		return domain.Event{}, u.db.connError(ctx, err)
+		return nil
+	}
+	err := u.db.InWriteApart(ctx, setup, func(conn *sql.Conn) error {
+		err := conn.Raw(func(dc any) error {
+			h, err := engine.Open(dc)
+			if err != nil {
+				return err
+			}
+			stop := sqlite.ArmDeadline(ctx, h)
+			defer stop()
+			return u.restoreOn(h, plan)
+		})
+		if err == nil {
+			var id int64
+			var hash string
+			if id, hash, err = sqlite.Head(ctx, conn); err == nil {
+				if e, err = next(id, hash); err == nil {
+					_, err = conn.ExecContext(ctx, "INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+						e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
+				}
+			}
+		}
+		if err == nil && audit != nil {
+			err = sqlite.InsertAudit(ctx, conn, audit(e))
+		}
+		if err == nil {
+			_, err = conn.ExecContext(ctx, "COMMIT")
+		}
+		return err
+	})
+	if err != nil {
+		return domain.Event{}, err
 	}
 	return e, nil
 }
@@ -115,7 +93,7 @@ func (u *Undoer) restoreOn(h engine.Handle, plan domain.UndoPlan) error {
 	}
 	for _, st := range plan.Steps() {
 		if err := u.runStep(h, st); err != nil {
-			return domain.Errorf(domain.ErrSQLite, "nothing was restored: %s %s %s failed: %s", stepVerb(st.Op), st.Object.Type, domain.Quote(st.Object.Name), u.db.scrub(err.Error()))
+			return domain.Errorf(domain.ErrSQLite, "nothing was restored: %s %s %s failed: %s", stepVerb(st.Op), st.Object.Type, domain.Quote(st.Object.Name), u.db.Scrub(err.Error()))
 		}
 	}
 	after, err := readUndoObjects(h, "main", plan.Restores)
@@ -142,7 +120,7 @@ func (u *Undoer) runStep(h engine.Handle, st domain.UndoStep) error {
 	o := st.Object
 	switch st.Op {
 	case domain.UndoDrop:
-		return h.Exec("DROP " + strings.ToUpper(o.Type) + " main." + quoteIdent(o.Name))
+		return h.Exec("DROP " + strings.ToUpper(o.Type) + " main." + sqlite.QuoteIdent(o.Name))
 	case domain.UndoCreate:
 		return createFrom(h, o.SQL)
 	}
@@ -199,7 +177,7 @@ func createFrom(h engine.Handle, def string) error {
 // copyRows copies table's rows, rowids included, from the snapshot; with
 // empty the live rows are deleted first.
 func copyRows(h engine.Handle, table string, empty bool) error {
-	to, from := "main."+quoteIdent(table), undoSchema+"."+quoteIdent(table)
+	to, from := "main."+sqlite.QuoteIdent(table), undoSchema+"."+sqlite.QuoteIdent(table)
 	if empty {
 		if err := h.Exec("DELETE FROM " + to); err != nil {
 			return err
@@ -215,7 +193,7 @@ func copyRows(h engine.Handle, table string, empty bool) error {
 	}
 	cols := make([]string, len(writable))
 	for i, c := range writable {
-		cols[i] = quoteIdent(c)
+		cols[i] = sqlite.QuoteIdent(c)
 	}
 	if r := rowidName(all); r != "" && !shapes[strings.ToLower(table)].withoutRowid {
 		cols = append([]string{r}, cols...)
@@ -227,7 +205,7 @@ func copyRows(h engine.Handle, table string, empty bool) error {
 // hasTable reports whether schema has a table called name.
 func hasTable(h engine.Handle, schema, name string) (bool, error) {
 	found := false
-	err := queryRows(h, "SELECT 1 FROM "+quoteIdent(schema)+".sqlite_schema WHERE type = 'table' AND name = "+sqlText(name), func(engine.Stmt) error {
+	err := queryRows(h, "SELECT 1 FROM "+sqlite.QuoteIdent(schema)+".sqlite_schema WHERE type = 'table' AND name = "+sqlText(name), func(engine.Stmt) error {
 		found = true
 		return nil
 	})

@@ -1,4 +1,4 @@
-package sqlite
+package undo
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -18,19 +19,19 @@ import (
 // Undoer serves the person's undo command on db: it reads the destructive
 // call from query_log, compares the user objects of its snapshot, of that
 // snapshot with the call replayed and of the live file, and restores the
-// objects the call changed in one transaction (undo_restore.go). It works
+// objects the call changed in one transaction (restore.go). It works
 // on private copies of the snapshot in a hidden folder beside it (which
 // snapshot rotation leaves alone), removed by Close.
 type Undoer struct {
-	db   *Store
+	db   *sqlite.Store
 	work string // the private folder, once Inspect made it
 	src  string // the copy of the snapshot Restore reads
 }
 
 var _ ports.Undoer = (*Undoer)(nil)
 
-// NewUndoer returns the undoer of db. Close it when done.
-func NewUndoer(db *Store) *Undoer { return &Undoer{db: db} }
+// New returns the undoer of db. Close it when done.
+func New(db *sqlite.Store) *Undoer { return &Undoer{db: db} }
 
 // Close removes the private copies.
 func (u *Undoer) Close() error {
@@ -54,11 +55,11 @@ func (u *Undoer) Call(ctx context.Context, id int64) (domain.UndoCall, error) {
 	q := "SELECT id, ts, tool, coalesce(query, ''), ok, coalesce(json_extract(detail, '$.snapshot'), '') FROM query_log "
 	var row *sql.Row
 	if id == 0 {
-		row = u.db.internal.QueryRowContext(ctx, q+"WHERE tool = ? AND ok = 1 AND json_valid(detail) AND json_extract(detail, '$.snapshot') IS NOT NULL "+
+		row = u.db.Internal().QueryRowContext(ctx, q+"WHERE tool = ? AND ok = 1 AND json_valid(detail) AND json_extract(detail, '$.snapshot') IS NOT NULL "+
 			"AND id NOT IN (SELECT json_extract(detail, '$.call') FROM query_log WHERE tool = ? AND ok = 1 AND json_valid(detail)) ORDER BY id DESC LIMIT 1",
 			domain.ToolDestructiveQuery, domain.UndoTool)
 	} else {
-		row = u.db.internal.QueryRowContext(ctx, q+"WHERE id = ?", id)
+		row = u.db.Internal().QueryRowContext(ctx, q+"WHERE id = ?", id)
 	}
 	var snap any
 	err := row.Scan(&c.ID, &c.TS, &c.Tool, &c.Query, &c.OK, &snap)
@@ -68,25 +69,25 @@ func (u *Undoer) Call(ctx context.Context, id int64) (domain.UndoCall, error) {
 	case errors.Is(err, sql.ErrNoRows):
 		return c, domain.Errorf(domain.ErrNotFound, "no call #%d in query_log: see the log command for the calls (undo takes a %s call's id)", id, domain.ToolDestructiveQuery)
 	case err != nil:
-		return c, u.db.connError(ctx, err)
+		return c, u.db.ConnError(ctx, err)
 	}
 	if s, ok := snap.(string); ok {
 		c.Snapshot = s
 	}
-	rows, err := u.db.internal.QueryContext(ctx, "SELECT id, ts, tool, coalesce(query, '') FROM query_log WHERE id > ? AND ok = 1 AND tool IN ("+writingTools+") ORDER BY id", c.ID)
+	rows, err := u.db.Internal().QueryContext(ctx, "SELECT id, ts, tool, coalesce(query, '') FROM query_log WHERE id > ? AND ok = 1 AND tool IN ("+writingTools+") ORDER BY id", c.ID)
 	if err != nil {
-		return c, u.db.connError(ctx, err)
+		return c, u.db.ConnError(ctx, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var l domain.LoggedCall
 		if err := rows.Scan(&l.ID, &l.TS, &l.Tool, &l.Query); err != nil {
-			return c, u.db.connError(ctx, err)
+			return c, u.db.ConnError(ctx, err)
 		}
 		c.Later = append(c.Later, l)
 	}
 	if err := rows.Err(); err != nil {
-		return c, u.db.connError(ctx, err)
+		return c, u.db.ConnError(ctx, err)
 	}
 	return c, nil
 }
@@ -104,9 +105,9 @@ func (u *Undoer) Inspect(ctx context.Context, call domain.UndoCall) (snapshot, a
 	}
 	// Only a snapshot of this database: a file named in a query_log row
 	// is never read unless it has this database's snapshot name.
-	if !domain.IsSnapshotOf(domain.SnapshotStem(u.db.path), filepath.Base(call.Snapshot)) {
+	if !domain.IsSnapshotOf(domain.SnapshotStem(u.db.Path()), filepath.Base(call.Snapshot)) {
 		return nil, nil, nil, nil, domain.Errorf(domain.ErrNotFound, "call #%d names %s as its snapshot, which is not a snapshot name of %s (was the database renamed?); "+
-			"restore it by hand with the snapshots command", call.ID, call.Snapshot, u.db.name)
+			"restore it by hand with the snapshots command", call.ID, call.Snapshot, u.db.Name())
 	}
 	if err := u.Close(); err != nil {
 		return nil, nil, nil, nil, err
@@ -124,7 +125,7 @@ func (u *Undoer) Inspect(ctx context.Context, call domain.UndoCall) (snapshot, a
 	if snapshot, err = fileObjects(ctx, u.src); err != nil {
 		return nil, nil, nil, nil, domain.Errorf(domain.ErrSnapshot, "cannot read the snapshot %s: %v", call.Snapshot, err)
 	}
-	if replayErr = replay(ctx, replayed, call.Query, u.db.opts.QueryTimeout); replayErr == nil {
+	if replayErr = replay(ctx, replayed, call.Query, u.db.QueryTimeout()); replayErr == nil {
 		if after, err = fileObjects(ctx, replayed); err != nil {
 			return nil, nil, nil, nil, domain.Errorf(domain.ErrSnapshot, "cannot read the replayed copy of the snapshot: %v", err)
 		}
@@ -142,20 +143,20 @@ func replay(ctx context.Context, path, sql string, timeout time.Duration) error 
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	st, err := Open(ctx, path, Options{QueryTimeout: timeout})
+	st, err := sqlite.Open(ctx, path, sqlite.Options{QueryTimeout: timeout})
 	if err != nil {
 		return err
 	}
-	_, err = NewStatementRunner(st).Write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: sql}, func([]string) {}, func([]any) bool { return true })
+	_, err = sqlite.NewStatementRunner(st).Write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: sql}, func([]string) {}, func([]any) bool { return true })
 	return errors.Join(err, st.Close())
 }
 
 // liveObjects reads the live database's user objects in one read
 // transaction.
 func (u *Undoer) liveObjects(ctx context.Context) (domain.UndoObjects, error) {
-	conn, err := u.db.internal.Conn(ctx)
+	conn, err := u.db.Internal().Conn(ctx)
 	if err != nil {
-		return nil, u.db.connError(ctx, err)
+		return nil, u.db.ConnError(ctx, err)
 	}
 	defer conn.Close()
 	var objs domain.UndoObjects
@@ -172,7 +173,7 @@ func (u *Undoer) liveObjects(ctx context.Context) (domain.UndoObjects, error) {
 		return err
 	})
 	if err != nil {
-		return nil, u.db.connError(ctx, err)
+		return nil, u.db.ConnError(ctx, err)
 	}
 	return objs, nil
 }

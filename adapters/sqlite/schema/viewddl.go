@@ -1,8 +1,9 @@
-package sqlite
+package schema
 
 import (
 	"strings"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -14,7 +15,7 @@ import (
 func viewDDL(v domain.View) string {
 	var b strings.Builder
 	b.WriteString("CREATE VIEW ")
-	b.WriteString(quoteIdent(v.Name))
+	b.WriteString(sqlite.QuoteIdent(v.Name))
 	b.WriteString(" AS\n")
 	if d := domain.CollapseSpace(v.Description); d != "" {
 		b.WriteString("-- description: ")

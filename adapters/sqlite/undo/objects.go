@@ -1,4 +1,4 @@
-package sqlite
+package undo
 
 import (
 	"crypto/sha256"
@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -79,7 +80,7 @@ func readUndoObjects(h engine.Handle, schema string, digest func(name string) bo
 	}
 	var objs domain.UndoObjects
 	hasSeq := false
-	q := "SELECT type, name, tbl_name, coalesce(sql, '') FROM " + quoteIdent(schema) + ".sqlite_schema ORDER BY rowid"
+	q := "SELECT type, name, tbl_name, coalesce(sql, '') FROM " + sqlite.QuoteIdent(schema) + ".sqlite_schema ORDER BY rowid"
 	err = queryRows(h, q, func(st engine.Stmt) error {
 		o := domain.UndoObject{Type: st.Text(0), Name: st.Text(1), Table: st.Text(2), SQL: st.Text(3)}
 		if strings.EqualFold(o.Name, "sqlite_sequence") {
@@ -112,7 +113,7 @@ func readUndoObjects(h engine.Handle, schema string, digest func(name string) bo
 			objs[i].Rows += n
 		}
 		if hasSeq {
-			seq := "SELECT seq FROM " + quoteIdent(schema) + ".sqlite_sequence WHERE name = " + sqlText(o.Name)
+			seq := "SELECT seq FROM " + sqlite.QuoteIdent(schema) + ".sqlite_sequence WHERE name = " + sqlText(o.Name)
 			if _, err := digestRows(h, d, seq); err != nil {
 				return nil, err
 			}
@@ -157,11 +158,11 @@ func tableColumns(h engine.Handle, schema, table string) (all, writable []string
 func digestTable(h engine.Handle, d hash.Hash, schema, table string, sh tableShape) (int64, error) {
 	d.Write([]byte(strings.ToLower(table)))
 	d.Write([]byte{0})
-	from := quoteIdent(schema) + "." + quoteIdent(table)
+	from := sqlite.QuoteIdent(schema) + "." + sqlite.QuoteIdent(table)
 	if sh.withoutRowid {
 		var keys []string
 		q := "SELECT name FROM pragma_table_info(" + sqlText(table) + ", " + sqlText(schema) + ") WHERE pk > 0 ORDER BY pk"
-		if err := queryRows(h, q, func(st engine.Stmt) error { keys = append(keys, quoteIdent(st.Text(0))); return nil }); err != nil {
+		if err := queryRows(h, q, func(st engine.Stmt) error { keys = append(keys, sqlite.QuoteIdent(st.Text(0))); return nil }); err != nil {
 			return 0, err
 		}
 		return digestRows(h, d, "SELECT * FROM "+from+" ORDER BY "+strings.Join(keys, ", "))

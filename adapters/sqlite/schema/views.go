@@ -1,11 +1,10 @@
-package sqlite
+package schema
 
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -15,7 +14,7 @@ import (
 // (app's CreateView compiles it with the StatementRunner), and the DDL
 // itself is built here from a [domain.View], never taken from the agent.
 type ViewWriter struct {
-	db *Store
+	db *sqlite.Store
 }
 
 var (
@@ -24,13 +23,13 @@ var (
 )
 
 // NewViewWriter returns the view writer of db.
-func NewViewWriter(db *Store) *ViewWriter {
+func NewViewWriter(db *sqlite.Store) *ViewWriter {
 	return &ViewWriter{db: db}
 }
 
 // Seals reports whether sink is the audit sink of the same database: the
 // audit row of a view then commits in the same transaction.
-func (w *ViewWriter) Seals(sink ports.AuditSink) bool { return w.db.seals(sink) }
+func (w *ViewWriter) Seals(sink ports.AuditSink) bool { return w.db.Seals(sink) }
 
 // ReplaceView runs v's CREATE VIEW (viewDDL) on an internal connection in one
 // transaction, dropping the old view first when replace is set, and stores
@@ -41,25 +40,7 @@ func (w *ViewWriter) Seals(sink ports.AuditSink) bool { return w.db.seals(sink) 
 // old view keeps working.
 func (w *ViewWriter) ReplaceView(ctx context.Context, v domain.View, replace bool, audit ports.AuditFunc[string]) error {
 	name, ddl := v.Name, viewDDL(v)
-	budget := time.Now().Add(busyTimeout)
-	release, err := w.db.lockWrites(ctx)
-	if err != nil {
-		return err
-	}
-	defer release()
-	conn, err := w.db.internal.Conn(ctx)
-	if err != nil {
-		return w.db.connError(ctx, err)
-	}
-	defer conn.Close()
-	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
-		return w.db.connError(ctx, err)
-	}
-	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return w.db.lockError(ctx, err)
-	}
-	run := func() error {
+	return w.db.InWrite(ctx, func(conn *sql.Conn) error {
 		working, err := workingViews(ctx, conn, name)
 		if err != nil {
 			return err
@@ -72,7 +53,7 @@ func (w *ViewWriter) ReplaceView(ctx context.Context, v domain.View, replace boo
 			if len(triggers) > 0 {
 				return domain.Errorf(domain.ErrConflict, "%s", domain.ViewTriggersMessage(name, triggers))
 			}
-			if _, err := conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+quoteIdent(name)); err != nil {
+			if _, err := conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+sqlite.QuoteIdent(name)); err != nil {
 				return err
 			}
 		}
@@ -80,38 +61,29 @@ func (w *ViewWriter) ReplaceView(ctx context.Context, v domain.View, replace boo
 			return err
 		}
 		// SQLite checks a view's body only when it is used: use it now.
-		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+quoteIdent(name)+" LIMIT 0"); err != nil {
-			return domain.Errorf(domain.ErrInvalidArgument, "%s", domain.BrokenViewMessage(name, w.db.scrub(err.Error()), replace))
+		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+sqlite.QuoteIdent(name)+" LIMIT 0"); err != nil {
+			return domain.Errorf(domain.ErrInvalidArgument, "%s", domain.BrokenViewMessage(name, w.db.Scrub(err.Error()), replace))
 		}
 		// Other views that read this one must keep working too.
 		for _, v := range working {
-			if _, err := conn.ExecContext(ctx, "SELECT * FROM "+quoteIdent(v)+" LIMIT 0"); err != nil {
-				return domain.Errorf(domain.ErrConflict, "%s", domain.DependentViewMessage(name, v, w.db.scrub(err.Error())))
+			if _, err := conn.ExecContext(ctx, "SELECT * FROM "+sqlite.QuoteIdent(v)+" LIMIT 0"); err != nil {
+				return domain.Errorf(domain.ErrConflict, "%s", domain.DependentViewMessage(name, v, w.db.Scrub(err.Error())))
 			}
 		}
 		if audit != nil {
-			if _, err := conn.ExecContext(ctx, auditInsert, auditArgs(audit(name))...); err != nil {
+			if err := sqlite.InsertAudit(ctx, conn, audit(name)); err != nil {
 				return err
 			}
 		}
 		_, err = conn.ExecContext(ctx, "COMMIT")
 		return err
-	}
-	if err := run(); err != nil {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		var de *domain.Error
-		if errors.As(err, &de) {
-			return err
-		}
-		return w.db.connError(ctx, err)
-	}
-	return nil
+	})
 }
 
 // workingViews lists the views other than name that SQLite can use now.
 func workingViews(ctx context.Context, conn *sql.Conn, name string) ([]string, error) {
 	var views []string
-	err := queryOn(ctx, conn, func(rows *sql.Rows) error {
+	err := sqlite.QueryOn(ctx, conn, func(rows *sql.Rows) error {
 		var v string
 		if err := rows.Scan(&v); err != nil {
 			return err
@@ -124,7 +96,7 @@ func workingViews(ctx context.Context, conn *sql.Conn, name string) ([]string, e
 	}
 	var out []string
 	for _, v := range views {
-		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+quoteIdent(v)+" LIMIT 0"); err == nil {
+		if _, err := conn.ExecContext(ctx, "SELECT * FROM "+sqlite.QuoteIdent(v)+" LIMIT 0"); err == nil {
 			out = append(out, v)
 		}
 	}
@@ -134,7 +106,7 @@ func workingViews(ctx context.Context, conn *sql.Conn, name string) ([]string, e
 // viewTriggers lists the triggers on view name.
 func viewTriggers(ctx context.Context, conn *sql.Conn, name string) ([]string, error) {
 	var out []string
-	err := queryOn(ctx, conn, func(rows *sql.Rows) error {
+	err := sqlite.QueryOn(ctx, conn, func(rows *sql.Rows) error {
 		var t string
 		if err := rows.Scan(&t); err != nil {
 			return err

@@ -1,11 +1,11 @@
-package sqlite_test
+package schema_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -23,6 +23,6 @@ func TestViewDDL(t *testing.T) {
 		{"blank description", "recent", " \n\t", "SELECT 1", "CREATE VIEW \"recent\" AS\nSELECT 1"},
 		{"quoted name", `a"b`, "", "SELECT 1", "CREATE VIEW \"a\"\"b\" AS\nSELECT 1"},
 	} {
-		assert.Equal(t, tc.want, sqlite.ViewDDL(domain.View{Name: tc.view, Description: tc.description, Body: tc.body}), tc.name)
+		assert.Equal(t, tc.want, schema.ViewDDL(domain.View{Name: tc.view, Description: tc.description, Body: tc.body}), tc.name)
 	}
 }

@@ -1,4 +1,4 @@
-package sqlite_test
+package undo_test
 
 import (
 	"context"
@@ -11,7 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/undo"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
+
+const (
+	memTS      = "2026-09-13T10:11:12Z"
+	memSession = "20260913T101100Z-3fa9"
 )
 
 // undoFixture is a store whose table t lost its rows to a logged
@@ -45,7 +51,7 @@ func undoFixture(t *testing.T) (*sqlite.Store, *sql.DB, string) {
 	return st, raw, snap
 }
 
-func undoPlan(t *testing.T, u *sqlite.Undoer) domain.UndoPlan {
+func undoPlan(t *testing.T, u *undo.Undoer) domain.UndoPlan {
 	t.Helper()
 	ctx := context.Background()
 	call, err := u.Call(ctx, 0)
@@ -74,7 +80,7 @@ func TestUndoerRestoreRefusesWhatChangedSinceThePlan(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st, raw, _ := undoFixture(t)
-	u := sqlite.NewUndoer(st)
+	u := undo.New(st)
 	t.Cleanup(func() { u.Close() })
 	plan := undoPlan(t, u)
 	require.Len(t, plan.Restore, 1)
@@ -110,7 +116,7 @@ func TestUndoerRestoreRefusesWhatChangedSinceThePlan(t *testing.T) {
 func TestUndoerInspectSaysWhenTheSnapshotIsGone(t *testing.T) {
 	t.Parallel()
 	st, _, snap := undoFixture(t)
-	u := sqlite.NewUndoer(st)
+	u := undo.New(st)
 	t.Cleanup(func() { u.Close() })
 	require.NoError(t, os.Remove(snap))
 	call, err := u.Call(context.Background(), 0)

@@ -1,4 +1,4 @@
-package sqlite
+package approval
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// ApprovalQueue is the approval queue in the database file itself: a
+// Queue is the approval queue in the database file itself: a
 // question a person must answer is a row of mcp_approvals, and a decision
 // a row of mcp_approval_decisions, whose primary key lets only the first
 // decision on a question count. Any process on the file can list and
@@ -22,32 +23,32 @@ import (
 //
 // The waiting server polls the decision row; it holds no transaction, and
 // so no lock, while it waits.
-type ApprovalQueue struct {
-	db    *Store
+type Queue struct {
+	db    *sqlite.Store
 	clock ports.Clock
 	// poll is the time between two looks at the decision row.
 	poll time.Duration
 }
 
-var _ ports.Confirmer = (*ApprovalQueue)(nil)
+var _ ports.Confirmer = (*Queue)(nil)
 
-// NewApprovalQueue returns the approval queue of db.
-func NewApprovalQueue(db *Store, clock ports.Clock) *ApprovalQueue {
-	return &ApprovalQueue{db: db, clock: clock, poll: 200 * time.Millisecond}
+// New returns the approval queue of db.
+func New(db *sqlite.Store, clock ports.Clock) *Queue {
+	return &Queue{db: db, clock: clock, poll: 200 * time.Millisecond}
 }
 
 // Confirm queues q and waits for a person's decision until ctx ends; the
 // question then expires (recorded as such), unless a decision came first.
-func (a *ApprovalQueue) Confirm(ctx context.Context, q domain.Question) domain.Decision {
+func (a *Queue) Confirm(ctx context.Context, q domain.Question) domain.Decision {
 	d := domain.Decision{By: domain.DecidedByQueue}
 	expires := a.clock.Now().Add(time.Hour)
 	if dl, ok := ctx.Deadline(); ok {
 		expires = dl
 	}
-	res, err := a.db.internal.ExecContext(ctx, "INSERT INTO mcp_approvals (ts, session, tool, query, question, expires) VALUES (?, ?, ?, ?, ?, ?)",
+	res, err := a.db.Internal().ExecContext(ctx, "INSERT INTO mcp_approvals (ts, session, tool, query, question, expires) VALUES (?, ?, ?, ?, ?, ?)",
 		domain.FormatTS(a.clock.Now()), q.Session, q.Tool, q.SQL, q.Text(), domain.FormatTS(expires))
 	if err != nil {
-		d.Outcome, d.Note = domain.OutcomeGone, "the question could not be queued: "+a.db.scrub(err.Error())
+		d.Outcome, d.Note = domain.OutcomeGone, "the question could not be queued: "+a.db.Scrub(err.Error())
 		return d
 	}
 	d.QueueID, _ = res.LastInsertId()
@@ -66,10 +67,10 @@ func (a *ApprovalQueue) Confirm(ctx context.Context, q domain.Question) domain.D
 }
 
 // expire records that nobody decided in time, unless someone just did.
-func (a *ApprovalQueue) expire(ctx context.Context, d domain.Decision) domain.Decision {
-	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), busyTimeout)
+func (a *Queue) expire(ctx context.Context, d domain.Decision) domain.Decision {
+	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), sqlite.BusyTimeout)
 	defer cancel()
-	_, _ = a.db.internal.ExecContext(bg, "INSERT OR IGNORE INTO mcp_approval_decisions (approval_id, ts, decision, decided_by) VALUES (?, ?, 'expired', 'server')",
+	_, _ = a.db.Internal().ExecContext(bg, "INSERT OR IGNORE INTO mcp_approval_decisions (approval_id, ts, decision, decided_by) VALUES (?, ?, 'expired', 'server')",
 		d.QueueID, domain.FormatTS(a.clock.Now()))
 	if got, by, ok := a.decision(bg, d.QueueID); ok && got != "expired" {
 		return decided(d, got, by)
@@ -91,8 +92,8 @@ func decided(d domain.Decision, decision, by string) domain.Decision {
 }
 
 // decision reads question id's decision, if there is one.
-func (a *ApprovalQueue) decision(ctx context.Context, id int64) (decision, by string, ok bool) {
-	err := a.db.internal.QueryRowContext(ctx, "SELECT decision, decided_by FROM mcp_approval_decisions WHERE approval_id = ?", id).Scan(&decision, &by)
+func (a *Queue) decision(ctx context.Context, id int64) (decision, by string, ok bool) {
+	err := a.db.Internal().QueryRowContext(ctx, "SELECT decision, decided_by FROM mcp_approval_decisions WHERE approval_id = ?", id).Scan(&decision, &by)
 	return decision, by, err == nil
 }
 
@@ -104,12 +105,12 @@ type Approval struct {
 	Decision, DecidedBy, DecidedAt string // "" while pending
 }
 
-// Approvals lists the queue's questions, newest last: only those still
+// List lists the queue's questions, newest last: only those still
 // waiting for a decision when pending is set. A database without the
 // queue's tables has none.
-func (s *Store) Approvals(ctx context.Context, pending bool, now time.Time) ([]Approval, error) {
+func (a *Queue) List(ctx context.Context, pending bool, now time.Time) ([]Approval, error) {
 	var n int
-	if err := s.internal.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_schema WHERE type = 'table' AND name IN (?, ?)",
+	if err := a.db.Internal().QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_schema WHERE type = 'table' AND name IN (?, ?)",
 		domain.ApprovalsTable, domain.ApprovalDecisionsTable).Scan(&n); err != nil {
 		return nil, err
 	}
@@ -124,7 +125,7 @@ func (s *Store) Approvals(ctx context.Context, pending bool, now time.Time) ([]A
 		q += " WHERE d.approval_id IS NULL AND a.expires > ?"
 		args = append(args, domain.FormatTS(now))
 	}
-	rows, err := s.internal.QueryContext(ctx, q+" ORDER BY a.id", args...)
+	rows, err := a.db.Internal().QueryContext(ctx, q+" ORDER BY a.id", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -140,21 +141,21 @@ func (s *Store) Approvals(ctx context.Context, pending bool, now time.Time) ([]A
 	return out, rows.Err()
 }
 
-// ErrNotPending is DecideApproval's error for a question that does not
+// ErrNotPending is Decide's error for a question that does not
 // exist, was decided already or has expired; its text says which.
 var ErrNotPending = errors.New("not pending")
 
-// DecideApproval records a person's decision on question id, with the
+// Decide records a person's decision on question id, with the
 // audit row e, in one transaction: only a question still waiting can be
 // decided, and only once.
-func (s *Store) DecideApproval(ctx context.Context, id int64, approve bool, by string, now time.Time, e domain.AuditEntry) error {
-	conn, err := s.internal.Conn(ctx)
+func (a *Queue) Decide(ctx context.Context, id int64, approve bool, by string, now time.Time, e domain.AuditEntry) error {
+	conn, err := a.db.Internal().Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return fmt.Errorf("%s: %s", s.name, s.scrub(err.Error()))
+		return fmt.Errorf("%s: %s", a.db.Name(), a.db.Scrub(err.Error()))
 	}
 	committed := false
 	defer func() {
@@ -167,9 +168,9 @@ func (s *Store) DecideApproval(ctx context.Context, id int64, approve bool, by s
 		LEFT JOIN mcp_approval_decisions d ON d.approval_id = a.id WHERE a.id = ?`, id).Scan(&expires, &decision)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("%w: there is no question %d in the approval queue of %s", ErrNotPending, id, s.name)
+		return fmt.Errorf("%w: there is no question %d in the approval queue of %s", ErrNotPending, id, a.db.Name())
 	case err != nil:
-		return fmt.Errorf("%s: %s", s.name, s.scrub(err.Error()))
+		return fmt.Errorf("%s: %s", a.db.Name(), a.db.Scrub(err.Error()))
 	case decision != "":
 		return fmt.Errorf("%w: question %d was already %s", ErrNotPending, id, decision)
 	case expires <= domain.FormatTS(now):
@@ -181,13 +182,13 @@ func (s *Store) DecideApproval(ctx context.Context, id int64, approve bool, by s
 	}
 	if _, err := conn.ExecContext(ctx, "INSERT INTO mcp_approval_decisions (approval_id, ts, decision, decided_by) VALUES (?, ?, ?, ?)",
 		id, domain.FormatTS(now), verdict, by); err != nil {
-		return fmt.Errorf("%s: %s", s.name, s.scrub(err.Error()))
+		return fmt.Errorf("%s: %s", a.db.Name(), a.db.Scrub(err.Error()))
 	}
-	if _, err := conn.ExecContext(ctx, auditInsert, auditArgs(e)...); err != nil {
-		return fmt.Errorf("%s: %s", s.name, s.scrub(err.Error()))
+	if err := sqlite.InsertAudit(ctx, conn, e); err != nil {
+		return fmt.Errorf("%s: %s", a.db.Name(), a.db.Scrub(err.Error()))
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return fmt.Errorf("%s: %s", s.name, s.scrub(err.Error()))
+		return fmt.Errorf("%s: %s", a.db.Name(), a.db.Scrub(err.Error()))
 	}
 	committed = true
 	return nil

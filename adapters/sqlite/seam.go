@@ -1,0 +1,156 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// What the adapter's sub-packages (schema, recall, approval, undo) build
+// on: the Store's two pools, its write turn, and the wording of SQLite's
+// errors. Everything else about connections stays in this package
+// (docs/decisions.md#the-sqlite-adapters-packages).
+
+// BusyTimeout is how long a connection waits for another program's write
+// lock before SQLite reports "database is locked".
+const BusyTimeout = busyTimeout
+
+// Name returns the database's file name, which messages show instead of
+// its path.
+func (s *Store) Name() string { return s.name }
+
+// QueryTimeout returns [Options.QueryTimeout].
+func (s *Store) QueryTimeout() time.Duration { return s.opts.QueryTimeout }
+
+// Internal returns the server's own pool: no policy, no authorizer. Only
+// the server's own statements run on it, never the agent's SQL.
+func (s *Store) Internal() *sql.DB { return s.internal }
+
+// Readers returns the catalog's pool (query_only). Call CheckFile first.
+func (s *Store) Readers() *sql.DB { return s.readers }
+
+// CheckFile refuses to read on (domain.ErrUnavailable) when a read-only
+// session's file is no longer the one it opened, or changed under
+// immutable=1; it is nil in read-write mode.
+func (s *Store) CheckFile() error { return s.checkImmutable() }
+
+// ConnError words a failure to get or use a connection as a domain error
+// (cancelled, timed out, busy, out of memory, damaged file, or SQLite's
+// message with the path scrubbed).
+func (s *Store) ConnError(ctx context.Context, err error) error { return s.connError(ctx, err) }
+
+// Scrub replaces the database's absolute path in msg with its name.
+func (s *Store) Scrub(msg string) string { return s.scrub(msg) }
+
+// Seals reports whether sink is the audit sink of this database, so that
+// an audit row can commit in the writer's own transaction.
+func (s *Store) Seals(sink ports.AuditSink) bool { return s.seals(sink) }
+
+// InWrite runs fn inside BEGIN IMMEDIATE on an internal connection, holding
+// the write turn: this process's writes queue for it, and another
+// program's lock is waited for within one busy timeout of the call's
+// start. fn ends the transaction itself (COMMIT); when fn fails the
+// transaction is rolled back, and an error that is not a domain error is
+// worded by ConnError.
+func (s *Store) InWrite(ctx context.Context, fn func(*sql.Conn) error) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	conn, err := s.internal.Conn(ctx)
+	if err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.Close()
+	return s.writeOn(ctx, conn, budget, fn)
+}
+
+// InWriteApart is InWrite on an internal connection of its own, closed after
+// the call, never returned to a pool: setup runs on it first, outside the
+// transaction, for settings that must not reach a pooled connection (an
+// ATTACH, foreign_keys OFF).
+func (s *Store) InWriteApart(ctx context.Context, setup, fn func(*sql.Conn) error) error {
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	db, err := s.open(false, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.Close()
+	if err := setup(conn); err != nil {
+		return s.domainOr(ctx, err)
+	}
+	return s.writeOn(ctx, conn, time.Now().Add(busyTimeout), fn)
+}
+
+// writeOn runs fn in BEGIN IMMEDIATE on conn, waiting for another
+// program's lock until budget; see InWrite.
+func (s *Store) writeOn(ctx context.Context, conn *sql.Conn, budget time.Time, fn func(*sql.Conn) error) error {
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
+		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.lockError(ctx, err)
+	}
+	if err := fn(conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return s.domainOr(ctx, err)
+	}
+	return nil
+}
+
+// domainOr passes a domain error as it is and words any other.
+func (s *Store) domainOr(ctx context.Context, err error) error {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	return s.connError(ctx, err)
+}
+
+// InsertAudit stores audit row e on conn, inside the caller's transaction.
+func InsertAudit(ctx context.Context, conn *sql.Conn, e domain.AuditEntry) error {
+	_, err := conn.ExecContext(ctx, auditInsert, auditArgs(e)...)
+	return err
+}
+
+// Head returns the id and hash of the memory chain's last event (0 and
+// the genesis hash when there is none), read on conn.
+func Head(ctx context.Context, conn *sql.Conn) (int64, string, error) { return head(ctx, conn) }
+
+// ArmDeadline interrupts SQLite on h once ctx is done; the returned stop
+// waits until no interrupt can arrive any more.
+func ArmDeadline(ctx context.Context, h engine.Handle) (stop func()) { return armDeadline(ctx, h) }
+
+// QuoteIdent quotes name as an SQL identifier.
+func QuoteIdent(name string) string { return quoteIdent(name) }
+
+// QueryOn runs q on conn and calls scan for each row.
+func QueryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q string, args ...any) error {
+	return queryOn(ctx, conn, scan, q, args...)
+}
+
+// IndexLag is how many of the memory's events search_memory's index has
+// not taken in yet (appended by another program since bootstrap synced
+// it), read on conn.
+func IndexLag(ctx context.Context, conn *sql.Conn) (int64, error) {
+	st, err := readIndexState(ctx, conn)
+	return max(0, st.maxEvent-st.idxMaxEvent), err
+}
