@@ -1,3 +1,9 @@
+// Package settings is what mcp-sqlite-memory's command line and MCP_SQLITE_*
+// variables decide: [Parse] reads them (a flag wins over its variable) into
+// a [Config], with every value checked and named as the user gave it, and
+// [Usage] is the --help text. The per-OS path rules (paths.go: drive
+// letters, UNC shares, ~ expansion) are pure functions, so every OS's rules
+// are tested on any host. Package main keeps the subcommands and the wiring.
 package settings
 
 import (
