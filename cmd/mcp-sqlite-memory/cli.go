@@ -6,37 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
 )
-
-// cliOptions are the subcommands' own flags; each subcommand registers only
-// the ones it reads.
-type cliOptions struct {
-	JSON         bool   // every subcommand: --json
-	Failures     bool   // log: --failures
-	Tool         string // log: --tool
-	Limit        int    // log: --limit
-	Since        string // log: --since
-	MaxEvents    int    // resume: --max-events (0: the tool's default)
-	ExcludeKinds string // resume: --exclude-kinds
-	MaxBytes     int    // resume: --max-bytes (0: the tool's default)
-	Hook         string // resume: --hook (session-start, pre-compact)
-	To           string // snapshots restore, restore: --to
-	Over         bool   // snapshots restore: --over
-	From         string // restore: --from
-	At           string // restore: --at
-	// OverwriteLater and Yes are undo's --overwrite-later and --yes.
-	OverwriteLater, Yes bool
-	// Addr is ui's --addr.
-	Addr string
-
-	// looking is set by lookFirst for a reading run on a database without
-	// the server's tables: read-only, its calls logged nowhere.
-	looking bool
-}
 
 // command is one CLI subcommand of the binary.
 type command struct {
@@ -86,45 +61,6 @@ func commandNames() string {
 	return strings.Join(names, ", ")
 }
 
-// parseCommandLine parses args with fs. For a subcommand it registers the
-// subcommand's flags too and lets flags and arguments mix
-// (`snapshots restore NAME --to PATH`); a lone "--" ends the flags. It
-// returns the positional arguments.
-func parseCommandLine(fs *flag.FlagSet, cmd *command, cfg *Config, args []string, names *flagNames) ([]string, error) {
-	see := "see --help"
-	if cmd != nil {
-		see = "see " + progName + " " + cmd.name + " --help"
-		cfg.Command = cmd.name
-		fs.BoolVar(&cfg.CLI.JSON, "json", false, "")
-		if cmd.flags != nil {
-			cmd.flags(fs, &cfg.CLI)
-		}
-	}
-	typed, err := scanFlags(fs, args, cmd != nil, see)
-	if err != nil {
-		return nil, err
-	}
-	names.typed = typed
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			// flag's own messages are one line and name the flag.
-			return nil, usagef("%v (%s)", err, see)
-		}
-		consumed := len(args) - len(fs.Args())
-		ended := consumed > 0 && args[consumed-1] == "--" // flag drops the "--" that ends the flags
-		args = fs.Args()
-		if len(args) == 0 || cmd == nil || ended {
-			rest = append(rest, args...)
-			break
-		}
-		rest = append(rest, args[0])
-		args = args[1:]
-	}
-	cfg.Args = rest
-	return rest, nil
-}
-
 // runCommand runs the subcommand cfg names.
 func runCommand(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, _ := commandOf([]string{cfg.Command})
@@ -146,7 +82,7 @@ func runCommand(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr
 func commandUsage(name string) string {
 	cmd, _ := commandOf([]string{name})
 	if cmd == nil {
-		return usageText()
+		return settings.Usage()
 	}
 	if cmd.noDB {
 		return fmt.Sprintf("Usage: %s %s %s\n\n%s\n\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
@@ -192,7 +128,7 @@ func needExisting(cfg Config) error {
 	info, err := os.Stat(cfg.DBPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return usagef("no database at %s: check --db (or %s); the subcommands never create one", cfg.DBPath, envDB)
+		return usagef("no database at %s: check --db (or %s); the subcommands never create one", cfg.DBPath, settings.EnvDB)
 	case err != nil:
 		return fmt.Errorf("cannot read --db %s: %w", cfg.DBPath, err)
 	case info.IsDir():

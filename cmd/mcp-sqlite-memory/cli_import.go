@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func runImport(ctx context.Context, cfg Config, stdin io.Reader, stdout, _ io.Wr
 	if cfg.CLI.To == "" {
 		return usagef("import needs --to NEW.db (see %s import --help)", progName)
 	}
-	to, err := filepath.Abs(expandHome(cfg.CLI.To, homeDir(os.Getenv)))
+	to, err := filepath.Abs(settings.ExpandHome(cfg.CLI.To, settings.HomeDir(os.Getenv)))
 	if err != nil {
 		return fmt.Errorf("resolve --to: %v", err)
 	}
@@ -64,7 +65,7 @@ func runImport(ctx context.Context, cfg Config, stdin io.Reader, stdout, _ io.Wr
 	}
 	in := stdin
 	if cfg.CLI.From != "" {
-		f, err := os.Open(expandHome(cfg.CLI.From, homeDir(os.Getenv)))
+		f, err := os.Open(settings.ExpandHome(cfg.CLI.From, settings.HomeDir(os.Getenv)))
 		if err != nil {
 			return fmt.Errorf("import: %v", err)
 		}

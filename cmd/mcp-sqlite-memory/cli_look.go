@@ -94,7 +94,7 @@ func lookFirst(ctx context.Context, cmd *command, cfg Config, stderr io.Writer) 
 	if !cfg.ReadOnly {
 		_, _ = fmt.Fprintf(stderr, "%s: %s holds no memory (it lacks the server's tables %s): reading it as with --read-only, which changes nothing\n",
 			progName, name, strings.Join(missing, ", "))
-		cfg.ReadOnly, cfg.AuditDB, cfg.CLI.looking = true, "", true
+		cfg.ReadOnly, cfg.AuditDB, cfg.CLI.Looking = true, "", true
 	}
 	return cfg, nil
 }

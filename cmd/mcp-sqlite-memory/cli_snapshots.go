@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"io"
 	"os"
 	"time"
@@ -109,20 +110,20 @@ func runSnapshots(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr i
 // database or one of its -wal, -shm and -journal files (SQLite would take a
 // database written there for its journal).
 func restoreTarget(cfg Config) (string, error) {
-	dst, err := absKeepDots(expandHome(cfg.CLI.To, homeDir(os.Getenv)))
+	dst, err := settings.AbsKeepDots(settings.ExpandHome(cfg.CLI.To, settings.HomeDir(os.Getenv)))
 	if err != nil {
 		return "", fmt.Errorf("resolve --to: %v", err)
 	}
-	real, err := resolveMissing(dst)
+	real, err := settings.ResolveMissing(dst)
 	if err != nil {
 		return dst, nil // creating it reports the problem
 	}
-	db, err := resolveMissing(cfg.DBPath)
+	db, err := settings.ResolveMissing(cfg.DBPath)
 	if err != nil {
 		db = cfg.DBPath
 	}
-	for _, suffix := range sqliteCompanions {
-		if sameFile(real, db+suffix) {
+	for _, suffix := range settings.SQLiteCompanions {
+		if settings.SameFile(real, db+suffix) {
 			return "", usagef("--to must be a new file, not the database or its %s file: use --over to restore over the database", suffix)
 		}
 	}

@@ -118,3 +118,14 @@ func TestCommandUsageNamesEveryFlag(t *testing.T) {
 		})
 	}
 }
+
+// TestUnexpectedArgumentNamesEverySubcommand: a stray argument is answered
+// with the list of this binary's subcommands, in --help's order.
+func TestUnexpectedArgumentNamesEverySubcommand(t *testing.T) {
+	t.Parallel()
+	_, err := parseConfig([]string{"--db", "/d.db", "memory.db"}, envOf(nil))
+	var ue *usageError
+	require.ErrorAs(t, err, &ue)
+	assert.Equal(t, `mcp-sqlite-memory: unexpected argument "memory.db": every setting is a flag, and the subcommands are `+
+		`verify, resume, log, snapshots, call, restore, undo, pending, approve, deny, export, import, ui (see --help)`, err.Error())
+}

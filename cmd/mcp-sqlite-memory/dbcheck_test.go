@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,7 +27,7 @@ func TestExplainOpenSaysWhatIsWrong(t *testing.T) {
 		want     []string
 	}{
 		{"a folder", Config{DBPath: dir}, "--db", []string{"--db names a folder (" + filepath.Base(dir) + ")", filepath.Join(filepath.Base(dir), "memory.db")}},
-		{"a folder, env", Config{DBPath: dir}, envDB, []string{envDB + " names a folder"}},
+		{"a folder, env", Config{DBPath: dir}, settings.EnvDB, []string{settings.EnvDB + " names a folder"}},
 		{"a folder, one dash", Config{DBPath: dir}, "-db", []string{"-db names a folder"}},
 		{"a file as folder", Config{DBPath: filepath.Join(file, "x.db")}, "--db", []string{"--db x.db: its folder plain is a file, not a folder"}},
 		{"a file deeper as folder", Config{DBPath: filepath.Join(file, "a", "x.db")}, "--db", []string{"its folder plain is a file"}},

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 			return usagef("restore: invalid --at %q: want an RFC 3339 time such as 2026-12-01T15:04:05Z", at)
 		}
 	}
-	dest, err := filepath.Abs(expandHome(to, homeDir(os.Getenv)))
+	dest, err := filepath.Abs(settings.ExpandHome(to, settings.HomeDir(os.Getenv)))
 	if err != nil {
 		return fmt.Errorf("resolve --to: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"io"
 	"net/http"
 	"os"
@@ -46,7 +47,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	// The bearer token is read once, just above: it leaves the environment
 	// before anything starts. Children never had it anyway: each gets only
 	// an allow-list of variables (domain.ChildEnv).
-	_ = os.Unsetenv(envAuthToken)
+	_ = os.Unsetenv(settings.EnvAuthToken)
 	if err != nil {
 		return err
 	}
@@ -63,14 +64,14 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		return err
 	}
 	if cfg.ShowHelp {
-		_, err := io.WriteString(stderr, usageText())
+		_, err := io.WriteString(stderr, settings.Usage())
 		return err
 	}
 	if cfg.ShowVersion {
 		_, err := fmt.Fprintf(stdout, "%s %s\n", mcpserver.Name, buildVersion())
 		return err
 	}
-	for _, w := range notes.warnings {
+	for _, w := range notes.Warnings {
 		_, _ = fmt.Fprintln(stderr, progName+": "+w)
 	}
 	if cfg.Command != "" {
@@ -88,11 +89,11 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		if isTerminal(stdin) {
 			_, _ = io.WriteString(stderr, terminalHint())
 		}
-		return serveWhileOpening(ctx, cfg, notes.dbFlag, sidecar, session, log, stdin, stdout, stderr)
+		return serveWhileOpening(ctx, cfg, notes.DBFlag, sidecar, session, log, stdin, stdout, stderr)
 	}
 	w, err := wire(ctx, cfg, log, stderr, session)
 	if err != nil {
-		return explainOpen(cfg, notes.dbFlag, err)
+		return explainOpen(cfg, notes.DBFlag, err)
 	}
 	stopReplication, err := startReplication(cfg, sidecar, w.Store.Path(), stderr)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -24,9 +25,9 @@ import (
 // for the restore subcommand.
 const (
 	// sidecarName is the sidecar's executable name (plus .exe on Windows).
-	sidecarName = "mcp-sqlite-memory-replicate"
+	sidecarName = settings.SidecarName
 	// envReplicator names the sidecar's executable explicitly.
-	envReplicator = "MCP_SQLITE_REPLICATOR"
+	envReplicator = settings.EnvReplicator
 	// sidecarModule is what `go install` takes.
 	sidecarModule = "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory-replicate"
 	// sidecarStopWait bounds the sidecar's last sync at shutdown: its own
@@ -98,7 +99,7 @@ var sidecarEnv = []string{
 // lines.
 func startSidecar(path, url string, args []string, stderr io.Writer) (*sidecarProc, error) {
 	cmd := exec.Command(path, append(args[:1:1], append([]string{"-control"}, args[1:]...)...)...)
-	cmd.Env = append(domain.ChildEnv(os.Environ(), sidecarEnv...), envReplicate+"="+url)
+	cmd.Env = append(domain.ChildEnv(os.Environ(), sidecarEnv...), settings.EnvReplicate+"="+url)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"io"
 	"log/slog"
 
@@ -48,12 +49,12 @@ func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string)
 	o := wiring.Options{
 		DBPath: cfg.DBPath, ReadOnly: cfg.ReadOnly, Limits: cfg.Limits,
 		RepairServerObjects: cfg.RepairServerObjects, NoAutoCheckpoint: cfg.Replicate != "",
-		RGPath: cfg.RGPath, AuditDB: cfg.AuditDB, CheckAuditDB: checkAuditPath,
-		SnapshotDir: cfg.SnapshotDir, SnapshotDirSetting: "--snapshot-dir (" + envSnapshotDir + ")",
+		RGPath: cfg.RGPath, AuditDB: cfg.AuditDB, CheckAuditDB: settings.CheckAuditPath,
+		SnapshotDir: cfg.SnapshotDir, SnapshotDirSetting: "--snapshot-dir (" + settings.EnvSnapshotDir + ")",
 		Structured: cfg.Structured, KeepSecrets: cfg.KeepSecrets, ChainKey: cfg.ChainKey, HidePaths: cfg.HTTP.Addr != "", Version: buildVersion(), Session: session,
 		Logger: log, SDKLogger: sdkLog, Stderr: stderr, Confirm: cfg.Confirm,
 	}
-	if cfg.CLI.looking {
+	if cfg.CLI.Looking {
 		o.Audit = unlogged{}
 	}
 	return o

@@ -113,18 +113,18 @@ func firstWriteDirect(st Stmt) (op string, ok bool) {
 	return "", true
 }
 
-// FirstWrite returns the first instruction of st's program that changes
+// FirstWrite returns the first instruction of s's program that changes
 // the database, as the EXPLAIN listing names it, or "".
 // The program is read in SQLite's memory (firstWriteDirect) when that
 // reading decides as the EXPLAIN listing would; otherwise it is listed.
-func (st Stmt) FirstWrite() (string, error) {
-	if lib.Xsqlite3_stmt_isexplain(st.h.tls, st.p) != 0 {
+func (s Stmt) FirstWrite() (string, error) {
+	if lib.Xsqlite3_stmt_isexplain(s.h.tls, s.p) != 0 {
 		return "", nil // the agent's own EXPLAIN only lists a program; it runs nothing
 	}
-	if op, ok := firstWriteDirect(st); ok {
+	if op, ok := firstWriteDirect(s); ok {
 		return op, nil
 	}
-	return firstWriteListed(st)
+	return firstWriteListed(s)
 }
 
 // firstWriteListed is FirstWrite through SQLite's EXPLAIN listing of the

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"flag"
@@ -132,8 +132,8 @@ func TestIgnoredSettingsAreWarnedAbout(t *testing.T) {
 		{[]string{"--db", "/d.db", "--read-only", "-audit-db", "/a.db"}, nil, nil},
 		{[]string{"--db", "/d.db", "--allowed-hosts", "x", "-max-sessions", "3"}, nil,
 			[]string{"--allowed-hosts is ignored without --http", "-max-sessions is ignored without --http"}},
-		{[]string{"--db", "/d.db"}, map[string]string{envSessionIdle: "5", envAuthToken: "0123456789abcdef0123"},
-			[]string{envSessionIdle + " is ignored without --http", envAuthToken + " is ignored without --http"}},
+		{[]string{"--db", "/d.db"}, map[string]string{envSessionIdle: "5", EnvAuthToken: "0123456789abcdef0123"},
+			[]string{envSessionIdle + " is ignored without --http", EnvAuthToken + " is ignored without --http"}},
 		{[]string{"--db", "/d.db", "--http", "127.0.0.1:9", "--allowed-hosts", "x"}, nil, nil},
 		{[]string{"--db", "/d.db", "--read-only", "--confirm", "writes"}, nil, []string{"--confirm is ignored with --read-only"}},
 		{[]string{"--db", "/d.db", "--confirm", "off", "-confirm-fallback", "queue"}, map[string]string{envConfirmWait: "60"},
@@ -144,10 +144,10 @@ func TestIgnoredSettingsAreWarnedAbout(t *testing.T) {
 	} {
 		_, notes, err := parseConfigNotes(c.args, envOf(c.env))
 		require.NoError(t, err, c.args)
-		require.Len(t, notes.warnings, len(c.want), "%v: %q", c.args, notes.warnings)
+		require.Len(t, notes.Warnings, len(c.want), "%v: %q", c.args, notes.Warnings)
 		for i, w := range c.want {
-			assert.Contains(t, notes.warnings[i], w)
-			assert.NotContains(t, notes.warnings[i], "\n")
+			assert.Contains(t, notes.Warnings[i], w)
+			assert.NotContains(t, notes.Warnings[i], "\n")
 		}
 	}
 }

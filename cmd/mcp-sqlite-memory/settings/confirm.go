@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"flag"
@@ -38,10 +38,10 @@ func addConfirmFlags(fs *flag.FlagSet, c *confirmSettings, getenv func(string) s
 func (c *confirmSettings) apply(cfg *Config, names *flagNames) error {
 	var err error
 	if cfg.Confirm.Mode, err = domain.ParseConfirmMode(c.mode); err != nil {
-		return usagef("invalid value for %s: %v", names.of("confirm"), err)
+		return Usagef("invalid value for %s: %v", names.of("confirm"), err)
 	}
 	if cfg.Confirm.Fallback, err = domain.ParseConfirmFallback(c.fallback); err != nil {
-		return usagef("invalid value for %s: %v", names.of("confirm-fallback"), err)
+		return Usagef("invalid value for %s: %v", names.of("confirm-fallback"), err)
 	}
 	if c.wait.source != "" { // unset: the zero value means the default
 
@@ -50,7 +50,7 @@ func (c *confirmSettings) apply(cfg *Config, names *flagNames) error {
 			return err
 		}
 		if d < domain.MinConfirmWait || d > domain.MaxConfirmWait {
-			return usagef("invalid value %q for %s: want %s to %s seconds", strings.TrimSpace(c.wait.text), c.wait.source,
+			return Usagef("invalid value %q for %s: want %s to %s seconds", strings.TrimSpace(c.wait.text), c.wait.source,
 				domain.FormatSeconds(domain.MinConfirmWait), domain.FormatSeconds(domain.MaxConfirmWait))
 		}
 		cfg.Confirm.Wait = d
@@ -71,7 +71,7 @@ Asking a person before destructive SQL (README "Permissions"):
                             ` + envConfirm + `
   --confirm-fallback WHAT   when the client cannot ask (default snapshot):
                             snapshot runs it after the snapshot and says nobody
-                            was asked; queue waits for ` + progName + ` pending,
+                            was asked; queue waits for ` + ProgName + ` pending,
                             then approve ID or deny ID, in a terminal; refuse
                             runs nothing
                             ` + envConfirmFallback + `

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"os"
@@ -31,8 +31,8 @@ func TestCheckAuditPath(t *testing.T) {
 		root + "/linked/deeper/../shop.db-shm",
 		root + "/data/not-yet/../shop.db",
 	} {
-		_, err := checkAuditPath(db, snaps, audit)
-		var ue *usageError
+		_, err := CheckAuditPath(db, snaps, audit)
+		var ue *UsageError
 		assert.ErrorAs(t, err, &ue, audit)
 	}
 	for audit, want := range map[string]string{
@@ -42,7 +42,7 @@ func TestCheckAuditPath(t *testing.T) {
 		filepath.Join(root, "data", "shop.db.audit"):       filepath.Join(root, "data", "shop.db.audit"),
 		filepath.Join(root, "linked", "deeper", "shop.db"): filepath.Join(root, "data", "deeper", "shop.db"),
 	} {
-		got, err := checkAuditPath(db, snaps, audit)
+		got, err := CheckAuditPath(db, snaps, audit)
 		require.NoError(t, err, audit)
 		assert.Equal(t, want, got, "opened where the system would create it")
 	}

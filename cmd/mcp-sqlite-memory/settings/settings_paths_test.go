@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"os"
@@ -39,7 +39,7 @@ func TestParseConfigPaths(t *testing.T) {
 		},
 		{
 			name: "tilde in db variable",
-			env:  map[string]string{envDB: "~/notes/memory.db"},
+			env:  map[string]string{EnvDB: "~/notes/memory.db"},
 			want: Config{DBPath: "/home/tester/notes/memory.db", Limits: domain.DefaultLimits()},
 		},
 		{
@@ -71,7 +71,7 @@ func TestParseConfigPaths(t *testing.T) {
 		{
 			name: "empty snapshot dir flag overrides the variable and means the default",
 			args: []string{"--db", "/d.db", "--snapshot-dir", ""},
-			env:  map[string]string{envSnapshotDir: "/elsewhere"},
+			env:  map[string]string{EnvSnapshotDir: "/elsewhere"},
 			want: Config{DBPath: "/d.db", Limits: domain.DefaultLimits()},
 		},
 		{

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"os/exec"
@@ -27,8 +27,8 @@ func ignoredSettings(cfg Config, names *flagNames, getenv func(string) string) [
 				out = append(out, "warning: "+names.of(f)+" is ignored without --http: the server speaks MCP on stdio")
 			}
 		}
-		if getenv(envAuthToken) != "" {
-			out = append(out, "warning: "+envAuthToken+" is ignored without --http: the server speaks MCP on stdio")
+		if getenv(EnvAuthToken) != "" {
+			out = append(out, "warning: "+EnvAuthToken+" is ignored without --http: the server speaks MCP on stdio")
 		}
 	}
 	if cfg.Replicate == "" && names.given("replicate-sync-interval") {

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"os"
@@ -26,7 +26,7 @@ func TestParseHTTPSettings(t *testing.T) {
 	assert.Equal(t, HTTPConfig{Addr: "0.0.0.0:8080", Token: "0123456789abcdef0123", TokenSource: "--auth-token-file",
 		AllowedHosts: []string{"a.test", "b.test"}, MaxSessions: 3, SessionIdle: 90 * time.Second}, cfg.HTTP)
 
-	cfg, err = parseConfig([]string{"--db", "/d.db"}, envOf(map[string]string{envHTTP: "127.0.0.1:9", envAuthToken: "0123456789abcdef-env"}))
+	cfg, err = parseConfig([]string{"--db", "/d.db"}, envOf(map[string]string{envHTTP: "127.0.0.1:9", EnvAuthToken: "0123456789abcdef-env"}))
 	require.NoError(t, err)
 	assert.Equal(t, "0123456789abcdef-env", cfg.HTTP.Token)
 	assert.Equal(t, defaultMaxSessions, cfg.HTTP.MaxSessions)
@@ -42,14 +42,14 @@ func TestParseHTTPSettings(t *testing.T) {
 		{[]string{"--http", "8080"}, nil, "want HOST:PORT"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-token-file", filepath.Join(dir, "missing")}, nil, "--auth-token-file: cannot read"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-token-file", short}, nil, "shorter than 16"},
-		{[]string{"--http", "127.0.0.1:0"}, map[string]string{envAuthToken: "tiny"}, "MCP_SQLITE_AUTH_TOKEN is shorter"},
+		{[]string{"--http", "127.0.0.1:0"}, map[string]string{EnvAuthToken: "tiny"}, "MCP_SQLITE_AUTH_TOKEN is shorter"},
 		{[]string{"--http", "127.0.0.1:0", "--max-sessions", "0"}, nil, "--max-sessions"},
 		{[]string{"--http", "127.0.0.1:0", "--session-idle-timeout", "-1"}, nil, "--session-idle-timeout"},
 		{[]string{"--http", "127.0.0.1:0"}, map[string]string{envMaxSessions: "x"}, envMaxSessions},
 	} {
 		_, err := parseConfig(append([]string{"--db", "/d.db"}, c.args...), envOf(c.env))
 		require.Error(t, err, "%v", c.args)
-		var ue *usageError
+		var ue *UsageError
 		assert.ErrorAs(t, err, &ue, "exit status 2: %v", c.args)
 		assert.Contains(t, err.Error(), c.want, "%v", c.args)
 		assert.NotContains(t, err.Error(), "tiny", "the token is never echoed")
@@ -58,8 +58,8 @@ func TestParseHTTPSettings(t *testing.T) {
 
 func TestUsageTextDocumentsHTTPVariables(t *testing.T) {
 	t.Parallel()
-	text := usageText()
-	for _, env := range []string{envHTTP, envAuthTokenFile, envAuthToken, envAllowedHosts, envMaxSessions, envSessionIdle} {
+	text := Usage()
+	for _, env := range []string{envHTTP, envAuthTokenFile, EnvAuthToken, envAllowedHosts, envMaxSessions, envSessionIdle} {
 		assert.Contains(t, text, env)
 	}
 	assert.Contains(t, text, "(default 16)")
@@ -81,7 +81,7 @@ func TestTokenFileReadableByOthersIsWarned(t *testing.T) {
 		_, notes, err := parseConfigNotes(append([]string{"--db", "/d.db", "--auth-token-file", token}, args...), envOf(nil))
 		require.NoError(t, err)
 		var out []string
-		for _, w := range notes.warnings {
+		for _, w := range notes.Warnings {
 			if strings.Contains(w, "readable by other users") {
 				out = append(out, w)
 			}
@@ -127,11 +127,11 @@ func TestParseOAuthSettings(t *testing.T) {
 		{[]string{"--oauth-audience", "https://db.example.com/mcp"}, nil, "--oauth-issuer and --oauth-audience go together"},
 		{[]string{"--oauth-issuer", "http://auth.example.com", "--oauth-audience", "https://db.example.com/mcp"}, nil, "not a loopback address"},
 		{[]string{"--oauth-issuer", "https://auth.example.com", "--oauth-audience", "https://db.example.com/mcp"},
-			map[string]string{envAuthToken: "0123456789abcdef-env"}, "cannot be used together"},
+			map[string]string{EnvAuthToken: "0123456789abcdef-env"}, "cannot be used together"},
 	} {
 		_, err := parseConfig(append([]string{"--db", "/d.db", "--http", "0.0.0.0:8080"}, c.args...), envOf(c.env))
 		require.Error(t, err, "%v", c.args)
-		var ue *usageError
+		var ue *UsageError
 		assert.ErrorAs(t, err, &ue, "exit status 2: %v", c.args)
 		assert.Contains(t, err.Error(), c.want, "%v", c.args)
 	}

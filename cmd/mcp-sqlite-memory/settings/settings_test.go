@@ -1,4 +1,4 @@
-package main
+package settings
 
 // These tests live in package main, not main_test: parseConfig is the
 // unexported seam between the command line and run, and an external test
@@ -54,7 +54,7 @@ func TestParseConfigDefaults(t *testing.T) {
 func TestParseConfigFromEnvironment(t *testing.T) {
 	t.Parallel()
 	env := envOf(map[string]string{
-		envDB:               "/data/env.db",
+		EnvDB:               "/data/env.db",
 		envQueryTimeout:     "2.5",
 		envDefaultLimit:     "20",
 		envMaxRows:          "200",
@@ -63,7 +63,7 @@ func TestParseConfigFromEnvironment(t *testing.T) {
 		envMaxUpdateRows:    "7",
 		envSearchCandidates: "900",
 		envSnapshots:        "0",
-		envSnapshotDir:      "/backups",
+		EnvSnapshotDir:      "/backups",
 		envRG:               "/opt/rg",
 		envVerbose:          "yes",
 		envReadOnly:         "TRUE",
@@ -94,9 +94,9 @@ func TestParseConfigFromEnvironment(t *testing.T) {
 func TestParseConfigFlagsOverrideEnvironment(t *testing.T) {
 	t.Parallel()
 	env := envOf(map[string]string{
-		envDB: "/data/env.db", envQueryTimeout: "2.5", envDefaultLimit: "20", envMaxRows: "200",
+		EnvDB: "/data/env.db", envQueryTimeout: "2.5", envDefaultLimit: "20", envMaxRows: "200",
 		envMaxResultBytes: "4096", envMaxCellChars: "80", envMaxUpdateRows: "7", envSearchCandidates: "900",
-		envSnapshots: "0", envSnapshotDir: "/backups", envRG: "/opt/rg", envVerbose: "1", envReadOnly: "1",
+		envSnapshots: "0", EnvSnapshotDir: "/backups", envRG: "/opt/rg", envVerbose: "1", envReadOnly: "1",
 		envAuditDB: "/data/audit.db", envMaxRequestBytes: "65536", envMaxCalls: "3", envMaxSQLiteHeap: "33554432", envMaxSearches: "2", envMaxSearchValue: "4096",
 	})
 	args := []string{
@@ -221,7 +221,7 @@ func TestParseConfigUsageErrors(t *testing.T) {
 	const p = "mcp-sqlite-memory: "
 	const missingDB = p + "--db PATH is required (or set MCP_SQLITE_DB)"
 	flags := func(more ...string) []string { return append([]string{"--db", "/d.db"}, more...) }
-	vars := func(k, v string) map[string]string { return map[string]string{envDB: "/d.db", k: v} }
+	vars := func(k, v string) map[string]string { return map[string]string{EnvDB: "/d.db", k: v} }
 	invalid := domain.ErrInvalidArgument
 	for _, tc := range []struct {
 		name string
@@ -232,7 +232,7 @@ func TestParseConfigUsageErrors(t *testing.T) {
 	}{
 		{"missing db", nil, nil, missingDB, nil},
 		{"empty db flag", []string{"--db", ""}, nil, missingDB, nil},
-		{"empty db variable", nil, map[string]string{envDB: ""}, missingDB, nil},
+		{"empty db variable", nil, map[string]string{EnvDB: ""}, missingDB, nil},
 		{"malformed integer flag", flags("--max-rows", "abc"), nil,
 			p + `invalid value "abc" for --max-rows: want an integer`, nil},
 		{"malformed integer flag spelled with one dash", flags("-snapshots=1.5"), nil,
@@ -274,12 +274,12 @@ func TestParseConfigUsageErrors(t *testing.T) {
 		{"malformed boolean flag", flags("--read-only=maybe"), nil,
 			p + `invalid value "maybe" for --read-only: want true or false (see --help)`, nil},
 		{"positional argument", flags("memory.db"), nil,
-			p + `unexpected argument "memory.db": every setting is a flag, and the subcommands are verify, resume, log, snapshots, call, restore, undo, pending, approve, deny, export, import, ui (see --help)`, nil},
+			p + `unexpected argument "memory.db": every setting is a flag, and the subcommands are verify, log, restore (see --help)`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := parseConfig(tc.args, envOf(tc.env))
-			var ue *usageError
+			var ue *UsageError
 			require.ErrorAs(t, err, &ue)
 			assert.Equal(t, tc.want, err.Error())
 			assert.NotContains(t, err.Error(), "\n", "one line only")
@@ -305,7 +305,7 @@ func TestParseConfigIgnoresVariableOverriddenByFlag(t *testing.T) {
 
 func TestUsageTextDocumentsEveryFlag(t *testing.T) {
 	t.Parallel()
-	text := usageText()
+	text := Usage()
 	var s settings
 	newFlagSet(&s, envOf(nil)).VisitAll(func(f *flag.Flag) {
 		spelled := "--" + f.Name
@@ -315,8 +315,8 @@ func TestUsageTextDocumentsEveryFlag(t *testing.T) {
 		assert.Contains(t, text, spelled)
 	})
 	for _, env := range []string{
-		envDB, envQueryTimeout, envDefaultLimit, envMaxRows, envMaxResultBytes, envMaxCellChars,
-		envMaxUpdateRows, envSearchCandidates, envSnapshots, envSnapshotDir, envRG, envVerbose,
+		EnvDB, envQueryTimeout, envDefaultLimit, envMaxRows, envMaxResultBytes, envMaxCellChars,
+		envMaxUpdateRows, envSearchCandidates, envSnapshots, EnvSnapshotDir, envRG, envVerbose,
 		envReadOnly, envAuditDB,
 	} {
 		assert.Contains(t, text, env)
@@ -331,7 +331,7 @@ func TestReadOnlyEnvironmentIsReadStrictly(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(k string) string {
 			switch k {
-			case envDB:
+			case EnvDB:
 				return "/tmp/x.db"
 			case envReadOnly:
 				return v
@@ -351,7 +351,7 @@ func TestReadOnlyEnvironmentIsReadStrictly(t *testing.T) {
 	}
 	for _, v := range []string{"y", "enabled", "2"} {
 		_, err := parseConfig(nil, env(v))
-		var ue *usageError
+		var ue *UsageError
 		assert.ErrorAs(t, err, &ue, v)
 	}
 }

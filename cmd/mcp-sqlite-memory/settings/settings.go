@@ -1,4 +1,10 @@
-package main
+// Package settings is what mcp-sqlite-memory's command line and MCP_SQLITE_*
+// variables decide: [Parse] reads them (a flag wins over its variable) into
+// a [Config], with every value checked and named as the user gave it, and
+// [Usage] is the --help text. The per-OS path rules (paths.go: drive
+// letters, UNC shares, ~ expansion) are pure functions, so every OS's rules
+// are tested on any host. Package main keeps the subcommands and the wiring.
+package settings
 
 import (
 	"errors"
@@ -14,13 +20,13 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// progName prefixes every line the command prints about its own setup.
-const progName = "mcp-sqlite-memory"
+// ProgName prefixes every line the command prints about its own setup.
+const ProgName = "mcp-sqlite-memory"
 
 // Environment variables, one per flag (README, Settings). A flag wins over its
 // variable; an empty variable counts as unset.
 const (
-	envDB               = "MCP_SQLITE_DB"
+	EnvDB               = "MCP_SQLITE_DB"
 	envQueryTimeout     = "MCP_SQLITE_QUERY_TIMEOUT"
 	envDefaultLimit     = "MCP_SQLITE_DEFAULT_LIMIT"
 	envMaxRows          = "MCP_SQLITE_MAX_ROWS"
@@ -29,7 +35,7 @@ const (
 	envMaxUpdateRows    = "MCP_SQLITE_MAX_UPDATE_ROWS"
 	envSearchCandidates = "MCP_SQLITE_SEARCH_CANDIDATES"
 	envSnapshots        = "MCP_SQLITE_SNAPSHOTS"
-	envSnapshotDir      = "MCP_SQLITE_SNAPSHOT_DIR"
+	EnvSnapshotDir      = "MCP_SQLITE_SNAPSHOT_DIR"
 	envRG               = "MCP_SQLITE_RG"
 	envVerbose          = "MCP_SQLITE_VERBOSE"
 	envRepair           = "MCP_SQLITE_REPAIR_SERVER_OBJECTS"
@@ -77,41 +83,41 @@ type Config struct {
 	Structured bool
 	// ShowVersion asks for the version line and nothing else.
 	ShowVersion bool
-	// ShowHelp asks for [usageText] (or the subcommand's help) and nothing else.
+	// ShowHelp asks for [Usage] (or the subcommand's help) and nothing else.
 	ShowHelp bool
-	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore, pending, approve, deny);
+	// Command is the CLI subcommand (verify, resume, log, snapshots, call, restore, pending, approve, deny, ...);
 	// "" serves MCP. Args are its positional arguments and CLI its options.
 	Command string
 	Args    []string
-	CLI     cliOptions
+	CLI     CLIOptions
 	// HTTP is the HTTP transport's configuration (http.go).
 	HTTP HTTPConfig
-	// Replicate is the Litestream replica URL, "" for none (replicate.go).
+	// Replicate is the Litestream replica URL, "" for none (replicate.go; the sidecar is started by package main).
 	Replicate string
 	// ReplicateSync is the time between syncs to the replica.
 	ReplicateSync time.Duration
 	// ReplicateFrom names the setting Replicate came from, for messages.
 	ReplicateFrom string
 	// Confirm are --confirm, --confirm-fallback and --confirm-wait
-	// (confirmflags.go).
+	// (confirm.go).
 	Confirm domain.ConfirmSettings
 }
 
-// startupNotes is what parsing learns for startup messages rather than for
+// Notes is what parsing learns for startup messages rather than for
 // running: how the database setting was named and which settings are
 // without effect.
-type startupNotes struct {
-	// dbFlag names the database setting as the user gave it (--db, -db or
+type Notes struct {
+	// DBFlag names the database setting as the user gave it (--db, -db or
 	// MCP_SQLITE_DB), for messages about the file.
-	dbFlag string
-	// warnings are settings given but without effect (flagwarn.go), one
+	DBFlag string
+	// Warnings are settings given but without effect (warnings.go), one
 	// line each, naming the setting as the user gave it.
-	warnings []string
+	Warnings []string
 }
 
-// usageError is a malformed or invalid command line or environment. The
+// UsageError is a malformed or invalid command line or environment. The
 // caller prints Error() as the only line on stderr and exits with status 2.
-type usageError struct {
+type UsageError struct {
 	msg string
 	// err is the domain error behind a failed [domain.Limits.Validate], so
 	// callers and tests can match it with errors.Is; nil otherwise.
@@ -119,13 +125,14 @@ type usageError struct {
 }
 
 // Error returns the complete line to print, program name included.
-func (e *usageError) Error() string { return progName + ": " + e.msg }
+func (e *UsageError) Error() string { return ProgName + ": " + e.msg }
 
 // Unwrap exposes the domain error behind a validation failure.
-func (e *usageError) Unwrap() error { return e.err }
+func (e *UsageError) Unwrap() error { return e.err }
 
-func usagef(format string, args ...any) *usageError {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+// Usagef is a [UsageError] with a formatted message.
+func Usagef(format string, args ...any) *UsageError {
+	return &UsageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // rawValue is a numeric setting kept as text until every source is known,
@@ -195,13 +202,13 @@ func (s *settings) ints(l *domain.Limits) []struct {
 // newFlagSet registers every flag with its environment variable as the
 // default, so a flag given on the command line simply overwrites it.
 func newFlagSet(s *settings, getenv func(string) string) *flag.FlagSet {
-	fs := flag.NewFlagSet(progName, flag.ContinueOnError)
+	fs := flag.NewFlagSet(ProgName, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // the caller prints our one line, never flag's usage dump
 	fs.Usage = func() {}
 
-	fs.StringVar(&s.db, "db", getenv(envDB), "")
+	fs.StringVar(&s.db, "db", getenv(EnvDB), "")
 	fs.StringVar(&s.auditDB, "audit-db", getenv(envAuditDB), "")
-	fs.StringVar(&s.snapshotDir, "snapshot-dir", getenv(envSnapshotDir), "")
+	fs.StringVar(&s.snapshotDir, "snapshot-dir", getenv(EnvSnapshotDir), "")
 	fs.StringVar(&s.cfg.RGPath, "rg", getenv(envRG), "")
 	for _, n := range []struct {
 		v         *rawValue
@@ -267,24 +274,25 @@ func envBool(s string) bool {
 	return false
 }
 
-// parseConfigNotes reads flags over environment variables (flags win) and
-// returns the startup notes. Anything malformed or invalid is a
-// [*usageError] naming the setting. With --help or --version nothing else
-// is checked, so neither needs --db.
-func parseConfigNotes(args []string, getenv func(string) string) (Config, startupNotes, error) {
-	cfg, names, err := parseSettings(args, getenv)
+// Parse reads flags over environment variables (flags win) and returns the
+// startup notes. args may start with one of cmds, whose own flags then
+// apply too. Anything malformed or invalid is a [*UsageError] naming the
+// setting. With --help or --version nothing else is checked, so neither
+// needs --db.
+func Parse(args []string, getenv func(string) string, cmds []Subcommand) (Config, Notes, error) {
+	cfg, names, err := parseSettings(args, getenv, cmds)
 	if err != nil || names == nil {
-		return cfg, startupNotes{}, err
+		return cfg, Notes{}, err
 	}
-	return cfg, startupNotes{dbFlag: names.of("db"), warnings: ignoredSettings(cfg, names, getenv)}, nil
+	return cfg, Notes{DBFlag: names.of("db"), Warnings: ignoredSettings(cfg, names, getenv)}, nil
 }
 
-// parseSettings does the work of [parseConfigNotes] and says how each setting
-// was named; names is nil for --help and --version.
-func parseSettings(args []string, getenv func(string) string) (_ Config, names *flagNames, _ error) {
+// parseSettings does the work of [Parse] and says how each setting was
+// named; names is nil for --help and --version.
+func parseSettings(args []string, getenv func(string) string, cmds []Subcommand) (_ Config, names *flagNames, _ error) {
 	var s settings
 	fs := newFlagSet(&s, getenv)
-	cmd, args := commandOf(args)
+	cmd, args := subcommandOf(cmds, args)
 	names = &flagNames{getenv: getenv}
 	rest, err := parseCommandLine(fs, cmd, &s.cfg, args, names)
 	if err != nil {
@@ -292,7 +300,7 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 	}
 	s.spellSources(names)
 	if cmd == nil && len(rest) > 0 {
-		return Config{}, nil, usagef("unexpected argument %q: every setting is a flag, and the subcommands are %s (see --help)", rest[0], commandNames())
+		return Config{}, nil, Usagef("unexpected argument %q: every setting is a flag, and the subcommands are %s (see --help)", rest[0], subcommandNames(cmds))
 	}
 	cfg := s.cfg
 	if cfg.ShowHelp || cfg.ShowVersion {
@@ -301,7 +309,7 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 
 	if v := getenv(envReadOnly); v != "" {
 		if _, ok := readOnlyEnv(v); !ok {
-			return Config{}, nil, usagef("invalid value %q for %s: want 1, true, yes or on (read-only), or 0, false, no or off", v, envReadOnly)
+			return Config{}, nil, Usagef("invalid value %q for %s: want 1, true, yes or on (read-only), or 0, false, no or off", v, envReadOnly)
 		}
 	}
 	cfg.Limits = domain.DefaultLimits()
@@ -329,29 +337,29 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 		cfg.Limits.DefaultLimit = min(cfg.Limits.DefaultLimit, cfg.Limits.MaxRows)
 	}
 
-	if s.db == "" && (cmd == nil || !cmd.noDB) {
-		return Config{}, nil, usagef("--db PATH is required (or set %s)", envDB)
+	if s.db == "" && (cmd == nil || !cmd.NoDB) {
+		return Config{}, nil, Usagef("--db PATH is required (or set %s)", EnvDB)
 	}
 	if err := s.checkRanges(cfg.Limits, names); err != nil {
 		return Config{}, nil, err
 	}
 	if err := cfg.Limits.Validate(); err != nil {
-		return Config{}, nil, &usageError{msg: err.Error(), err: err}
+		return Config{}, nil, &UsageError{msg: err.Error(), err: err}
 	}
 
-	home := homeDir(getenv)
+	home := HomeDir(getenv)
 	if s.db != "" {
-		if cfg.DBPath, err = absKeepDots(expandHome(s.db, home)); err != nil {
+		if cfg.DBPath, err = AbsKeepDots(ExpandHome(s.db, home)); err != nil {
 			return Config{}, nil, fmt.Errorf("resolve %s: %v", names.of("db"), err)
 		}
 	}
 	if s.auditDB != "" {
-		if cfg.AuditDB, err = absKeepDots(expandHome(s.auditDB, home)); err != nil {
+		if cfg.AuditDB, err = AbsKeepDots(ExpandHome(s.auditDB, home)); err != nil {
 			return Config{}, nil, fmt.Errorf("resolve %s: %v", names.of("audit-db"), err)
 		}
-		// run compares it with the database by identity (checkAuditPath).
+		// run compares it with the database by identity (CheckAuditPath).
 	}
-	cfg.SnapshotDir = expandHome(s.snapshotDir, home)
+	cfg.SnapshotDir = ExpandHome(s.snapshotDir, home)
 	if cfg.HTTP, err = parseHTTP(&s.http, getenv, names); err != nil {
 		return Config{}, nil, err
 	}
@@ -370,10 +378,10 @@ func parseSettings(args []string, getenv func(string) string) (_ Config, names *
 func parseInt(v *rawValue) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(v.text))
 	if errors.Is(err, strconv.ErrRange) {
-		return 0, usagef("invalid value %q for %s: integer out of range", v.text, v.source)
+		return 0, Usagef("invalid value %q for %s: integer out of range", v.text, v.source)
 	}
 	if err != nil {
-		return 0, usagef("invalid value %q for %s: want an integer", v.text, v.source)
+		return 0, Usagef("invalid value %q for %s: want an integer", v.text, v.source)
 	}
 	return n, nil
 }
@@ -386,26 +394,26 @@ const maxSeconds = float64(math.MaxInt64) / float64(time.Second)
 func parseSeconds(v *rawValue) (time.Duration, error) {
 	secs, err := strconv.ParseFloat(strings.TrimSpace(v.text), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, usagef("invalid value %q for %s: want a number of seconds", v.text, v.source)
+		return 0, Usagef("invalid value %q for %s: want a number of seconds", v.text, v.source)
 	}
 	switch {
 	case math.IsNaN(secs) || math.IsInf(secs, 0):
-		return 0, usagef("invalid value %q for %s: want a finite number of seconds", v.text, v.source)
+		return 0, Usagef("invalid value %q for %s: want a finite number of seconds", v.text, v.source)
 	case secs >= maxSeconds:
-		return 0, usagef("invalid value %q for %s: at most %.0f seconds", v.text, v.source, math.Floor(maxSeconds))
+		return 0, Usagef("invalid value %q for %s: at most %.0f seconds", v.text, v.source, math.Floor(maxSeconds))
 	case secs <= -maxSeconds:
 		return math.MinInt64, nil
 	}
 	d := time.Duration(math.Round(secs * float64(time.Second)))
 	if d == 0 && secs > 0 {
-		return 0, usagef("invalid value %q for %s: shorter than a nanosecond", v.text, v.source)
+		return 0, Usagef("invalid value %q for %s: shorter than a nanosecond", v.text, v.source)
 	}
 	return d, nil
 }
 
-// homeDir is $HOME as getenv sees it, falling back to the OS's idea of it;
+// HomeDir is $HOME as getenv sees it, falling back to the OS's idea of it;
 // "" when neither is known.
-func homeDir(getenv func(string) string) string {
+func HomeDir(getenv func(string) string) string {
 	if h := getenv("HOME"); h != "" {
 		return h
 	}
@@ -415,9 +423,9 @@ func homeDir(getenv func(string) string) string {
 	return ""
 }
 
-// usageText is the --help text. It goes to stderr like everything else the
+// Usage is the --help text. It goes to stderr like everything else the
 // command prints, because stdout carries the protocol.
-func usageText() string {
+func Usage() string {
 	d := domain.DefaultLimits()
 	return fmt.Sprintf(`Usage: %[1]s --db PATH [options]
 
@@ -491,12 +499,12 @@ Commands for people, on the same file while a server runs (each with --help):
   %[1]s verify|resume|log|snapshots|call|undo --db PATH ...
   %[1]s pending|approve|deny|export|ui --db PATH ...
   %[1]s import --to NEW.db, restore --from URL --to PATH
-`+httpUsage(), progName, envDB, envReadOnly, envAuditDB,
+`+httpUsage(), ProgName, EnvDB, envReadOnly, envAuditDB,
 		domain.FormatSeconds(d.QueryTimeout), envQueryTimeout,
 		d.DefaultLimit, envDefaultLimit, d.MaxRows, envMaxRows,
 		d.MaxResultBytes, envMaxResultBytes, d.MaxCellChars, envMaxCellChars,
 		d.MaxUpdateRows, envMaxUpdateRows, d.SearchCandidates, envSearchCandidates,
-		d.Snapshots, envSnapshots, envSnapshotDir, envRG, envVerbose,
+		d.Snapshots, envSnapshots, EnvSnapshotDir, envRG, envVerbose,
 		d.MaxRequestBytes, envMaxRequestBytes,
 		d.MaxConcurrentCalls, envMaxCalls, d.MaxSQLiteHeapBytes, envMaxSQLiteHeap,
 		d.MaxConcurrentSearches, envMaxSearches, d.MaxSearchValueBytes, envMaxSearchValue,

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"bytes"
@@ -72,12 +72,12 @@ func TestChainKeyFileSetting(t *testing.T) {
 
 	for _, p := range []string{short, filepath.Join(dir, "missing"), dir} {
 		_, err = parseConfig([]string{"--db", "/d.db", "--chain-key-file", p}, envOf(nil))
-		var ue *usageError
+		var ue *UsageError
 		assert.ErrorAs(t, err, &ue, p)
 	}
 	if runtime.GOOS != "windows" {
 		_, err = parseConfig([]string{"--db", "/d.db", "--chain-key-file", open}, envOf(nil))
-		var ue *usageError
+		var ue *UsageError
 		require.ErrorAs(t, err, &ue)
 		assert.Contains(t, ue.msg, "chmod 600")
 	}

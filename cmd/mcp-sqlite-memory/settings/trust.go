@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"flag"
@@ -48,7 +48,7 @@ func redactEnv(s string) (on, ok bool) {
 func (t *trustSettings) apply(cfg *Config, names *flagNames, getenv func(string) string, home string) error {
 	if v := getenv(envRedactSecrets); v != "" {
 		if _, ok := redactEnv(v); !ok {
-			return usagef("invalid value %q for %s: want 0, false, no or off (store secrets as given), or 1, true, yes or on", v, envRedactSecrets)
+			return Usagef("invalid value %q for %s: want 0, false, no or off (store secrets as given), or 1, true, yes or on", v, envRedactSecrets)
 		}
 	}
 	cfg.KeepSecrets = !t.redact
@@ -56,23 +56,23 @@ func (t *trustSettings) apply(cfg *Config, names *flagNames, getenv func(string)
 		return nil
 	}
 	setting := names.of("chain-key-file")
-	path := expandHome(t.chainKeyFile, home)
+	path := ExpandHome(t.chainKeyFile, home)
 	info, err := os.Stat(path)
 	if err != nil {
-		return usagef("%s: %v (make a key with: head -c 32 /dev/urandom > KEYFILE; chmod 600 KEYFILE)", setting, err)
+		return Usagef("%s: %v (make a key with: head -c 32 /dev/urandom > KEYFILE; chmod 600 KEYFILE)", setting, err)
 	}
 	if !info.Mode().IsRegular() {
-		return usagef("%s: %s is not a regular file", setting, path)
+		return Usagef("%s: %s is not a regular file", setting, path)
 	}
 	if runtime.GOOS != "windows" && info.Mode().Perm()&0o077 != 0 {
-		return usagef("%s: %s may be read by other users (mode %v); a key others can read proves nothing: chmod 600 it", setting, path, info.Mode().Perm())
+		return Usagef("%s: %s may be read by other users (mode %v); a key others can read proves nothing: chmod 600 it", setting, path, info.Mode().Perm())
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return usagef("%s: %v", setting, err)
+		return Usagef("%s: %v", setting, err)
 	}
 	if cfg.ChainKey, err = domain.NewChainKey(data); err != nil {
-		return usagef("%s: %v", setting, err)
+		return Usagef("%s: %v", setting, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"errors"
@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// sqliteCompanions are the suffixes of the files SQLite keeps beside a
+// SQLiteCompanions are the suffixes of the files SQLite keeps beside a
 // database: writing any of them writes the database.
-var sqliteCompanions = []string{"", "-wal", "-shm", "-journal"}
+var SQLiteCompanions = []string{"", "-wal", "-shm", "-journal"}
 
-// checkAuditPath refuses an --audit-db that is the read-only database, or
+// CheckAuditPath refuses an --audit-db that is the read-only database, or
 // one of its -wal, -shm and -journal files, or whose own companion files
 // would be one of those, however it is spelled: through a symbolic link (of
 // the file or of a folder), a hard link, "..", or another letter case.
@@ -26,25 +26,25 @@ var sqliteCompanions = []string{"", "-wal", "-shm", "-journal"}
 // It also refuses an audit file inside one of snapDirs, the database's
 // snapshot folders: what a read-write session keeps there is its own, and
 // its rotation deletes files there.
-func checkAuditPath(db string, snapDirs []string, audit string) (string, error) {
-	real, err := resolveMissing(audit)
+func CheckAuditPath(db string, snapDirs []string, audit string) (string, error) {
+	real, err := ResolveMissing(audit)
 	if err != nil {
 		return audit, nil // sqlite.Open reports it, naming --audit-db
 	}
 	for _, dir := range snapDirs {
-		d, err := resolveMissing(dir)
+		d, err := ResolveMissing(dir)
 		if err == nil && len(real) > len(d) && strings.EqualFold(real[:len(d)], d) && os.IsPathSeparator(real[len(d)]) {
-			return "", usagef("--audit-db must not be inside the database's snapshot folder %s: it belongs to the snapshots "+
+			return "", Usagef("--audit-db must not be inside the database's snapshot folder %s: it belongs to the snapshots "+
 				"(a read-write session rotates files there); choose another folder", filepath.Base(d))
 		}
 	}
-	for _, a := range sqliteCompanions {
-		for _, d := range sqliteCompanions {
+	for _, a := range SQLiteCompanions {
+		for _, d := range SQLiteCompanions {
 			if a != "" && d != "" {
 				continue // a file's companion is never another's
 			}
-			if sameFile(real+a, db+d) {
-				return "", usagef("--audit-db must be another file than --db and its -wal, -shm and -journal files "+
+			if SameFile(real+a, db+d) {
+				return "", Usagef("--audit-db must be another file than --db and its -wal, -shm and -journal files "+
 					"(it names %s%s here, through a link or another spelling): read-only mode never writes to the database", filepath.Base(db), d)
 			}
 		}
@@ -52,10 +52,10 @@ func checkAuditPath(db string, snapDirs []string, audit string) (string, error) 
 	return real, nil
 }
 
-// sameFile reports whether a and b are one file: the same device and inode
+// SameFile reports whether a and b are one file: the same device and inode
 // when both exist, else the same resolved path, letter case ignored (to be
 // safe on file systems that ignore it).
-func sameFile(a, b string) bool {
+func SameFile(a, b string) bool {
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	if errA == nil && errB == nil {
@@ -64,10 +64,10 @@ func sameFile(a, b string) bool {
 	return strings.EqualFold(a, b)
 }
 
-// resolveMissing resolves every symbolic link of path as the system would
+// ResolveMissing resolves every symbolic link of path as the system would
 // when the file is created: the deepest folder that exists is resolved and
 // the rest, which does not exist yet, is appended.
-func resolveMissing(path string) (string, error) {
+func ResolveMissing(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		wd, err := os.Getwd()
 		if err != nil {

@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"flag"
@@ -27,7 +27,7 @@ var (
 // readmeSettings reads the table under README's "## Settings" heading.
 func readmeSettings(t *testing.T) []readmeSetting {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../../README.md")
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(data), "\n## Settings\n")
 	require.True(t, ok, "README has a Settings section")
@@ -56,7 +56,7 @@ func readmeSettings(t *testing.T) []readmeSetting {
 func helpBlocks() map[string]string {
 	blocks := map[string]string{}
 	current := ""
-	for _, line := range strings.Split(usageText(), "\n") {
+	for _, line := range strings.Split(Usage(), "\n") {
 		if m := helpFlagLine.FindStringSubmatch(line); m != nil {
 			current = "--" + strings.TrimLeft(m[1], "-")
 			blocks[current] = line
@@ -78,7 +78,7 @@ func helpBlocks() map[string]string {
 func TestREADMESettingsMatchHelp(t *testing.T) {
 	t.Parallel()
 	rows := readmeSettings(t)
-	help := usageText()
+	help := Usage()
 	blocks := helpBlocks()
 
 	inREADME := map[string]readmeSetting{}
@@ -110,25 +110,4 @@ func TestREADMESettingsMatchHelp(t *testing.T) {
 			assert.Contains(t, r.variables, v, "--help names %s for --%s; README's row does not", v, f.Name)
 		}
 	})
-}
-
-// TestREADMECommandLineListsEverySubcommand: README's Command line table
-// has a row for each subcommand the binary has, and no other.
-func TestREADMECommandLineListsEverySubcommand(t *testing.T) {
-	t.Parallel()
-	data, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	_, section, ok := strings.Cut(string(data), "\n## Command line\n")
-	require.True(t, ok, "README has a Command line section")
-	section, _, _ = strings.Cut(section, "\n## ")
-	row := regexp.MustCompile("(?m)^\\| `" + progName + " ([a-z]+)")
-	var listed []string
-	for _, m := range row.FindAllStringSubmatch(section, -1) {
-		listed = append(listed, m[1])
-	}
-	var names []string
-	for _, c := range commands {
-		names = append(names, c.name)
-	}
-	assert.ElementsMatch(t, names, listed, "README's Command line rows against the binary's subcommands")
 }

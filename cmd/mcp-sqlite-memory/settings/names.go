@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"flag"
@@ -10,7 +10,7 @@ import (
 
 // flagEnvs maps every setting's flag to its environment variable.
 var flagEnvs = map[string]string{
-	"db": envDB, "audit-db": envAuditDB, "snapshot-dir": envSnapshotDir, "rg": envRG,
+	"db": EnvDB, "audit-db": envAuditDB, "snapshot-dir": EnvSnapshotDir, "rg": envRG,
 	"query-timeout": envQueryTimeout, "default-limit": envDefaultLimit, "max-rows": envMaxRows,
 	"max-result-bytes": envMaxResultBytes, "max-cell-chars": envMaxCellChars,
 	"max-update-rows": envMaxUpdateRows, "search-candidates": envSearchCandidates,
@@ -21,7 +21,7 @@ var flagEnvs = map[string]string{
 	"http": envHTTP, "auth-token-file": envAuthTokenFile, "allowed-hosts": envAllowedHosts,
 	"max-sessions": envMaxSessions, "session-idle-timeout": envSessionIdle,
 	"oauth-issuer": envOAuthIssuer, "oauth-audience": envOAuthAudience,
-	"replicate": envReplicate, "replicate-sync-interval": envReplicateSync,
+	"replicate": EnvReplicate, "replicate-sync-interval": envReplicateSync,
 	"confirm": envConfirm, "confirm-fallback": envConfirmFallback, "confirm-wait": envConfirmWait,
 	"redact-secrets": envRedactSecrets, "chain-key-file": envChainKeyFile,
 }
@@ -82,24 +82,24 @@ func scanFlags(fs *flag.FlagSet, args []string, interleaved bool, see string) (m
 		name, value, hasValue := strings.Cut(body, "=")
 		spelled := dashes + name
 		if name == "" || name[0] == '-' || name[0] == '=' {
-			return nil, usagef("bad flag syntax %q (%s)", a, see)
+			return nil, Usagef("bad flag syntax %q (%s)", a, see)
 		}
 		f := fs.Lookup(name)
 		if f == nil {
-			return nil, usagef("unknown flag %s (%s)", spelled, see)
+			return nil, Usagef("unknown flag %s (%s)", spelled, see)
 		}
 		typed[name] = spelled
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 			if hasValue {
 				if _, err := strconv.ParseBool(value); err != nil {
-					return nil, usagef("invalid value %q for %s: want true or false (%s)", value, spelled, see)
+					return nil, Usagef("invalid value %q for %s: want true or false (%s)", value, spelled, see)
 				}
 			}
 			continue
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				return nil, usagef("%s needs a value (%s)", spelled, see)
+				return nil, Usagef("%s needs a value (%s)", spelled, see)
 			}
 			i++
 			value = args[i]
@@ -107,7 +107,7 @@ func scanFlags(fs *flag.FlagSet, args []string, interleaved bool, see string) (m
 		if g, ok := f.Value.(flag.Getter); ok {
 			if _, isInt := g.Get().(int); isInt {
 				if _, err := strconv.Atoi(strings.TrimSpace(value)); err != nil {
-					return nil, usagef("invalid value %q for %s: want an integer (%s)", value, spelled, see)
+					return nil, Usagef("invalid value %q for %s: want an integer (%s)", value, spelled, see)
 				}
 			}
 		}
@@ -115,11 +115,11 @@ func scanFlags(fs *flag.FlagSet, args []string, interleaved bool, see string) (m
 	return typed, nil
 }
 
-// invalidf is a [usageError] for a well-formed value out of its range; like
+// invalidf is a [UsageError] for a well-formed value out of its range; like
 // a failed [domain.Limits.Validate], it wraps [domain.ErrInvalidArgument].
-func invalidf(format string, args ...any) *usageError {
+func invalidf(format string, args ...any) *UsageError {
 	de := domain.Errorf(domain.ErrInvalidArgument, format, args...)
-	return &usageError{msg: de.Message, err: de}
+	return &UsageError{msg: de.Message, err: de}
 }
 
 // spellSources names every numeric setting given on the command line as the

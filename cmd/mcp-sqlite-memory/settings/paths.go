@@ -1,4 +1,4 @@
-package main
+package settings
 
 import (
 	"os"
@@ -173,11 +173,11 @@ func lookupHome(name string) (string, error) {
 	return u.HomeDir, nil
 }
 
-// expandHome is [pathRules.expandHome] with this OS's rules and users.
-func expandHome(p, home string) string { return hostPaths().expandHome(p, home, lookupHome) }
+// ExpandHome is [pathRules.expandHome] with this OS's rules and users.
+func ExpandHome(p, home string) string { return hostPaths().expandHome(p, home, lookupHome) }
 
-// absKeepDots is [pathRules.abs] with this OS's rules and working directory.
-func absKeepDots(path string) (string, error) {
+// AbsKeepDots is [pathRules.abs] with this OS's rules and working directory.
+func AbsKeepDots(path string) (string, error) {
 	r := hostPaths()
 	if r.isAbs(path) {
 		return path, nil
@@ -222,5 +222,5 @@ func (r pathRules) withoutDots(p string) string {
 	return string(out)
 }
 
-// shownPath is [pathRules.withoutDots] with this OS's rules.
-func shownPath(p string) string { return hostPaths().withoutDots(p) }
+// ShownPath is [pathRules.withoutDots] with this OS's rules.
+func ShownPath(p string) string { return hostPaths().withoutDots(p) }
