@@ -39,12 +39,12 @@ func (a *auditTools) note(ctx context.Context) {
 	a.sessions = append(a.sessions, ports.SessionFrom(ctx))
 }
 
-func (a *auditTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
+func (a *auditTools) ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error) {
 	a.note(ctx)
 	return a.stubTools.ReadQuery(ctx, r)
 }
 
-func (a *auditTools) WriteQuery(ctx context.Context, q string) (string, error) {
+func (a *auditTools) WriteQuery(ctx context.Context, q domain.WriteQueryRequest) (ports.Result, error) {
 	a.note(ctx)
 	a.mu.Lock()
 	a.writes = append(a.writes, ports.SessionFrom(ctx))
@@ -194,13 +194,13 @@ type blockingTools struct {
 	release chan struct{}
 }
 
-func (b *blockingTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
+func (b *blockingTools) ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error) {
 	b.entered <- struct{}{}
 	select {
 	case <-b.release:
 	case <-ctx.Done():
 	}
-	return "done", nil
+	return ports.Result{Text: "done"}, nil
 }
 
 // A stateless client that hangs up cancels its call.
@@ -228,19 +228,19 @@ type cancelTools struct {
 	cancelled chan struct{}
 }
 
-func (c *cancelTools) ReadQuery(ctx context.Context, _ ports.ReadQueryRequest) (string, error) {
+func (c *cancelTools) ReadQuery(ctx context.Context, _ domain.ReadQueryRequest) (ports.Result, error) {
 	c.entered <- struct{}{}
 	<-ctx.Done()
 	close(c.cancelled)
-	return "", ctx.Err()
+	return ports.Result{}, ctx.Err()
 }
 
 // progressTools reports progress from read_query.
 type progressTools struct{ auditTools }
 
-func (p *progressTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
+func (p *progressTools) ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error) {
 	ports.ReportProgress(ctx, 1, 2, "half way")
-	return "done", nil
+	return ports.Result{Text: "done"}, nil
 }
 
 // Progress reaches a client of either era: in the stateless era on the

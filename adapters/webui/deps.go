@@ -15,10 +15,11 @@ type Reader interface {
 }
 
 // Tools are the tools a page calls as the CLI does, audited like any call:
-// verify_chain on the overview, read_query for the user's tables.
+// verify_chain on the overview, read_query for the user's tables (its
+// result carrying the table as typed values: app.Service.KeepingTables).
 type Tools interface {
-	VerifyChain(ctx context.Context, expectedHead string) (string, error)
-	ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error)
+	VerifyChain(ctx context.Context, r domain.VerifyChainRequest) (ports.Result, error)
+	ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error)
 }
 
 // Snapshot is one snapshot file as the Snapshots page lists it.

@@ -38,7 +38,7 @@ func BenchmarkWebViewPages(b *testing.B) {
 	// checkpoints page run on every visit.
 	b.Run("verify_chain", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := w.Service.VerifyChain(ctx, ""); err != nil {
+			if _, err := w.Service.VerifyChain(ctx, domain.VerifyChainRequest{}); err != nil {
 				b.Fatal(err)
 			}
 		}
