@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/oauth"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -62,13 +63,13 @@ type HTTPConfig struct {
 	SessionIdle time.Duration
 	// OAuth, when set, verifies OAuth access tokens instead of Token
 	// (--oauth-issuer, --oauth-audience).
-	OAuth *mcpserver.OAuthOptions
+	OAuth *streamhttp.OAuthOptions
 	// tokenWarning, when not "", is the start-up warning about a token
 	// file other users can read.
 	tokenWarning string
 }
 
-var _ mcpserver.TokenVerifier = (*oauth.TokenVerifier)(nil)
+var _ streamhttp.TokenVerifier = (*oauth.TokenVerifier)(nil)
 
 // httpSettings are the HTTP flags as given.
 type httpSettings struct {
@@ -151,7 +152,7 @@ func parseHTTP(s *httpSettings, getenv func(string) string, names *flagNames) (H
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, usagef("invalid value %q for %s: want HOST:PORT, e.g. 127.0.0.1:8080", c.Addr, names.of("http"))
 	}
-	if c.Token == "" && c.OAuth == nil && !mcpserver.IsLoopbackAddr(c.Addr) {
+	if c.Token == "" && c.OAuth == nil && !streamhttp.IsLoopbackAddr(c.Addr) {
 		return c, usagef("%s %s is reachable from other machines, so it needs a bearer token: set --auth-token-file PATH or %s (or listen on 127.0.0.1)", names.of("http"), c.Addr, envAuthToken)
 	}
 	return c, nil
@@ -187,7 +188,7 @@ func parseOAuth(c *HTTPConfig, s *httpSettings, names *flagNames) error {
 	if err != nil {
 		return usagef("%s / %s: %v", names.of("oauth-issuer"), names.of("oauth-audience"), err)
 	}
-	c.OAuth = &mcpserver.OAuthOptions{Verifier: v, Issuer: issuer, Resource: aud}
+	c.OAuth = &streamhttp.OAuthOptions{Verifier: v, Issuer: issuer, Resource: aud}
 	return nil
 }
 
@@ -227,7 +228,7 @@ func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *s
 			hosts = append(hosts, host) // the bound address names this server
 		}
 	}
-	h := server.HTTPHandler(mcpserver.HTTPOptions{Token: c.Token, OAuth: c.OAuth, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
+	h := streamhttp.New(server, streamhttp.Options{Token: c.Token, OAuth: c.OAuth, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
 	var handler http.Handler = h
 	if webView != nil {
 		mux := http.NewServeMux()
