@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // everyTool calls each tool once with arguments that pass the core's own
@@ -18,38 +17,59 @@ var everyTool = []struct {
 	call func(ctx context.Context, w *world) error
 }{
 	{"read_query", func(ctx context.Context, w *world) error {
-		_, err := w.svc.ReadQuery(ctx, ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+		_, err := w.svc.ReadQuery(ctx, domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 		return err
 	}},
 	{"write_query", func(ctx context.Context, w *world) error {
-		_, err := w.svc.WriteQuery(ctx, "INSERT INTO t VALUES (1)")
+		_, err := w.svc.WriteQuery(ctx, domain.WriteQueryRequest{Query: "INSERT INTO t VALUES (1)"})
 		return err
 	}},
 	{"destructive_query", func(ctx context.Context, w *world) error {
-		_, err := w.svc.DestructiveQuery(ctx, "DELETE FROM t", "tidy")
+		_, err := w.svc.DestructiveQuery(ctx, domain.DestructiveQueryRequest{Query: "DELETE FROM t", Reason: "tidy"})
 		return err
 	}},
-	{"list_tables", func(ctx context.Context, w *world) error { _, err := w.svc.ListTables(ctx, true); return err }},
-	{"describe_table", func(ctx context.Context, w *world) error { _, err := w.svc.DescribeTable(ctx, "t"); return err }},
-	{"get_schema", func(ctx context.Context, w *world) error { _, err := w.svc.GetSchema(ctx, false); return err }},
+	{"list_tables", func(ctx context.Context, w *world) error {
+		_, err := w.svc.ListTables(ctx, domain.ListTablesRequest{IncludeRowCounts: true})
+		return err
+	}},
+	{"describe_table", func(ctx context.Context, w *world) error {
+		_, err := w.svc.DescribeTable(ctx, domain.DescribeTableRequest{Table: "t"})
+		return err
+	}},
+	{"get_schema", func(ctx context.Context, w *world) error {
+		_, err := w.svc.GetSchema(ctx, domain.GetSchemaRequest{})
+		return err
+	}},
 	{"create_view", func(ctx context.Context, w *world) error {
-		_, err := w.svc.CreateView(ctx, ports.CreateViewRequest{Name: "v", SelectSQL: "SELECT 1"})
+		_, err := w.svc.CreateView(ctx, domain.CreateViewRequest{Name: "v", SelectSQL: "SELECT 1"})
 		return err
 	}},
-	{"append_event", func(ctx context.Context, w *world) error { _, err := w.svc.AppendEvent(ctx, "x", "note"); return err }},
-	{"verify_chain", func(ctx context.Context, w *world) error { _, err := w.svc.VerifyChain(ctx, ""); return err }},
-	{"checkpoint", func(ctx context.Context, w *world) error { _, err := w.svc.Checkpoint(ctx, "so far"); return err }},
+	{"append_event", func(ctx context.Context, w *world) error {
+		_, err := w.svc.AppendEvent(ctx, domain.AppendEventRequest{Content: "x", Kind: "note"})
+		return err
+	}},
+	{"verify_chain", func(ctx context.Context, w *world) error {
+		_, err := w.svc.VerifyChain(ctx, domain.VerifyChainRequest{})
+		return err
+	}},
+	{"checkpoint", func(ctx context.Context, w *world) error {
+		_, err := w.svc.Checkpoint(ctx, domain.CheckpointRequest{Summary: "so far"})
+		return err
+	}},
 	{"get_resume_context", func(ctx context.Context, w *world) error {
-		_, err := w.svc.GetResumeContext(ctx, ports.ResumeRequest{MaxEvents: 10, MaxBytes: 4096})
+		_, err := w.svc.GetResumeContext(ctx, domain.GetResumeContextRequest{MaxEvents: 10, MaxBytes: 4096})
 		return err
 	}},
 	{"search_text", func(ctx context.Context, w *world) error {
-		_, err := w.svc.SearchText(ctx, ports.SearchTextRequest{Pattern: "x", Table: "t", Limit: 1})
+		_, err := w.svc.SearchText(ctx, domain.SearchTextRequest{Pattern: "x", Table: "t", Limit: 1})
 		return err
 	}},
-	{"snapshot", func(ctx context.Context, w *world) error { _, err := w.svc.Snapshot(ctx, "now"); return err }},
+	{"snapshot", func(ctx context.Context, w *world) error {
+		_, err := w.svc.Snapshot(ctx, domain.SnapshotRequest{Reason: "now"})
+		return err
+	}},
 	{"search_memory", func(ctx context.Context, w *world) error {
-		_, err := w.svc.SearchMemory(ctx, ports.SearchMemoryRequest{Query: "x", Limit: 1})
+		_, err := w.svc.SearchMemory(ctx, domain.SearchMemoryRequest{Query: "x", Limit: 1})
 		return err
 	}},
 	{domain.AuditResourceRead, func(ctx context.Context, w *world) error {

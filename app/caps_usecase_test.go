@@ -27,11 +27,11 @@ func TestCallsBeyondTheCapWaitThenFailNamingTheFlag(t *testing.T) {
 	}
 	first := make(chan error, 1)
 	go func() {
-		_, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+		_, err := w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 		first <- err
 	}()
 	<-entered
-	_, err := w.svc.ListTables(context.Background(), false)
+	_, err := w.svc.ListTables(context.Background(), domain.ListTablesRequest{})
 	wantKind(t, err, domain.ErrTimeout, "--max-concurrent-calls", "nothing was run")
 	close(release)
 	require.NoError(t, <-first)
@@ -56,13 +56,13 @@ func TestSearchesBeyondTheirCapWaitWhileOtherToolsRun(t *testing.T) {
 	}
 	first := make(chan error, 1)
 	go func() {
-		_, err := w.svc.SearchText(context.Background(), ports.SearchTextRequest{Pattern: "fox", Table: "notes", Limit: 1})
+		_, err := w.svc.SearchText(context.Background(), domain.SearchTextRequest{Pattern: "fox", Table: "notes", Limit: 1})
 		first <- err
 	}()
 	<-entered
-	_, err := w.svc.ListTables(context.Background(), false)
+	_, err := w.svc.ListTables(context.Background(), domain.ListTablesRequest{})
 	require.NoError(t, err, "a search holds no call slot beyond its own")
-	_, err = w.svc.SearchText(context.Background(), ports.SearchTextRequest{Pattern: "fox", Table: "notes", Limit: 1})
+	_, err = w.svc.SearchText(context.Background(), domain.SearchTextRequest{Pattern: "fox", Table: "notes", Limit: 1})
 	wantKind(t, err, domain.ErrTimeout, "--max-concurrent-searches")
 	close(release)
 	require.NoError(t, <-first)

@@ -29,7 +29,7 @@ func confirmWorld(t *testing.T, c domain.ConfirmSettings, im *fake.Impact, queue
 }
 
 func destroy(w *world, ctx context.Context) (string, error) {
-	return w.svc.DestructiveQuery(ctx, "DELETE FROM notes WHERE id < 3", "drop old notes")
+	return text(w.svc.DestructiveQuery(ctx, domain.DestructiveQueryRequest{Query: "DELETE FROM notes WHERE id < 3", Reason: "drop old notes"}))
 }
 
 func TestConfirmAsksTheClientFirstWithTheMeasuredImpact(t *testing.T) {
@@ -109,7 +109,7 @@ func TestConfirmReadOnlyStatementTakesNoSnapshotAndNoDryRun(t *testing.T) {
 	im := &fake.Impact{Impact: deleteTwo}
 	w := confirmWorld(t, domain.ConfirmSettings{}, im, nil)
 	w.db.Statements.Compiled = domain.Compiled{ReadOnly: true, Columns: 1}
-	out, err := w.svc.DestructiveQuery(context.Background(), "SELECT 1", "look")
+	out, err := text(w.svc.DestructiveQuery(context.Background(), domain.DestructiveQueryRequest{Query: "SELECT 1", Reason: "look"}))
 	require.NoError(t, err)
 	assert.Contains(t, out, "no snapshot: the statement cannot change the database")
 	assert.Empty(t, im.Calls())
@@ -145,7 +145,7 @@ func TestConfirmWaitHoldsNoCallSlot(t *testing.T) {
 		done <- err
 	}()
 	<-asked
-	_, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+	_, err := w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 	assert.NoError(t, err, "the other call got the slot while the first waited")
 	close(release)
 	assert.NoError(t, <-done)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
@@ -69,7 +68,7 @@ func TestErrorsKeepTheirKind(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sink, log := &errKindSink{}, &bytes.Buffer{}
-			_, err := errKindService(c.readErr, sink, log).ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+			_, err := errKindService(c.readErr, sink, log).ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 			require.Error(t, err)
 			assert.ErrorIs(t, err, c.kind)
 			if c.kind == domain.ErrSQLite {
@@ -90,7 +89,7 @@ func TestErrorsKeepTheirKind(t *testing.T) {
 func TestAnUntranslatedAuditFailureKeepsItsTextOut(t *testing.T) {
 	log := &bytes.Buffer{}
 	sink := &errKindSink{err: errors.New("write /home/alice/audit.db: disk I/O error")}
-	_, err := errKindService(nil, sink, log).ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+	_, err := errKindService(nil, sink, log).ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, domain.ErrInternal)
 	assert.NotContains(t, err.Error(), "alice")
@@ -98,7 +97,7 @@ func TestAnUntranslatedAuditFailureKeepsItsTextOut(t *testing.T) {
 	assert.Contains(t, log.String(), "alice")
 
 	sink.err = domain.Errorf(domain.ErrBusy, "query_log is locked")
-	_, err = errKindService(errors.New("raw read failure"), sink, log).ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+	_, err = errKindService(errors.New("raw read failure"), sink, log).ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 	assert.ErrorIs(t, err, domain.ErrInternal, "the call's own kind stays first")
 	assert.Equal(t, domain.Internal().Message+" (and its audit row could not be written: query_log is locked)", err.Error())
 }

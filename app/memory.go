@@ -12,9 +12,10 @@ import (
 
 // AppendEvent adds one event to the hash chain. The server computes the
 // hash; the agent only supplies content and kind.
-func (s *Service) AppendEvent(ctx context.Context, content, kind string) (string, error) {
+func (s *Service) AppendEvent(ctx context.Context, r domain.AppendEventRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolAppendEvent, func(ctx context.Context, sp *span) (string, error) {
-		content, redacted := s.redact(content)
+		content, redacted := s.redact(r.Content)
+		kind := r.Kind
 		if domain.LooksLikeSeal(kind, content) {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the "+domain.ToolCheckpoint+" tool; use the "+domain.ToolCheckpoint+" tool, or another kind or wording")
 		}
@@ -60,8 +61,9 @@ func (s *Service) verify(ctx context.Context, expected string) (domain.VerifyRes
 // expectedHead, a head hash the user kept elsewhere, it also checks that
 // the chain still holds it, which catches a rewrite that recomputed every
 // hash.
-func (s *Service) VerifyChain(ctx context.Context, expectedHead string) (string, error) {
+func (s *Service) VerifyChain(ctx context.Context, r domain.VerifyChainRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolVerifyChain, func(ctx context.Context, sp *span) (string, error) {
+		expectedHead := r.ExpectedHead
 		var expected string
 		if expectedHead != "" {
 			sp.setQuery("expected_head=" + expectedHead)
@@ -84,9 +86,9 @@ func (s *Service) VerifyChain(ctx context.Context, expectedHead string) (string,
 }
 
 // Checkpoint records a summary pinned to the current head of the chain.
-func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error) {
+func (s *Service) Checkpoint(ctx context.Context, r domain.CheckpointRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolCheckpoint, func(ctx context.Context, sp *span) (string, error) {
-		summary, redacted := s.redact(summary)
+		summary, redacted := s.redact(r.Summary)
 		ts := domain.FormatTS(s.d.Clock.Now())
 		describe := func(c domain.Checkpoint) {
 			sp.setRows(1)
@@ -108,7 +110,7 @@ func (s *Service) Checkpoint(ctx context.Context, summary string) (string, error
 
 // GetResumeContext returns the latest checkpoint and the events after it,
 // after verifying the whole chain.
-func (s *Service) GetResumeContext(ctx context.Context, r ports.ResumeRequest) (string, error) {
+func (s *Service) GetResumeContext(ctx context.Context, r domain.GetResumeContextRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolGetResumeContext, func(ctx context.Context, sp *span) (string, error) {
 		return s.resume(ctx, sp, r)
 	})
@@ -116,7 +118,7 @@ func (s *Service) GetResumeContext(ctx context.Context, r ports.ResumeRequest) (
 
 // resume renders the resume context for get_resume_context and for the
 // resume resource and prompt, which audit it under their own names.
-func (s *Service) resume(ctx context.Context, sp *span, r ports.ResumeRequest) (string, error) {
+func (s *Service) resume(ctx context.Context, sp *span, r domain.GetResumeContextRequest) (string, error) {
 	maxEvents, excludeKinds := r.MaxEvents, r.ExcludeKinds
 	if err := domain.ArgMaxEvents.Check(s.limits, maxEvents); err != nil {
 		return "", err

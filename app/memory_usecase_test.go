@@ -10,14 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // appendAll appends events to the world's chain through the service.
 func appendAll(t *testing.T, w *world, contents ...string) {
 	t.Helper()
 	for _, c := range contents {
-		_, err := w.svc.AppendEvent(context.Background(), c, "note")
+		_, err := w.svc.AppendEvent(context.Background(), domain.AppendEventRequest{Content: c, Kind: "note"})
 		require.NoError(t, err)
 		w.clock.Advance(time.Second)
 	}
@@ -39,7 +38,7 @@ func TestAppendEvent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
-			out, err := w.svc.AppendEvent(context.Background(), tc.content, tc.kind)
+			out, err := text(w.svc.AppendEvent(context.Background(), domain.AppendEventRequest{Content: tc.content, Kind: tc.kind}))
 			e := w.onlyEntry(t)
 			assert.Equal(t, "append_event", e.Tool)
 			if tc.wantKind != nil {
@@ -94,7 +93,7 @@ func TestVerifyChain(t *testing.T) {
 			if tc.expected != nil {
 				expected = tc.expected(w)
 			}
-			out, err := w.svc.VerifyChain(context.Background(), expected)
+			out, err := text(w.svc.VerifyChain(context.Background(), domain.VerifyChainRequest{ExpectedHead: expected}))
 			entries := w.db.Entries()
 			require.Len(t, entries, 4, "three appends, one verify")
 			e := entries[3]
@@ -122,7 +121,7 @@ func TestVerifyChainTimeoutNamesTheFlag(t *testing.T) {
 		<-ctx.Done() // a chain too long to walk in time
 		return 7, domain.Errorf(domain.ErrTimeout, "query exceeded; add a LIMIT")
 	}
-	_, err := w.svc.VerifyChain(context.Background(), "")
+	_, err := w.svc.VerifyChain(context.Background(), domain.VerifyChainRequest{})
 	wantKind(t, err, domain.ErrTimeout, "--query-timeout", "7 events read")
 	assert.NotContains(t, err.Error(), "LIMIT", "the whole chain must be read: a LIMIT cannot help")
 }
@@ -131,7 +130,7 @@ func TestCheckpointAndResume(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	appendAll(t, w, "one", "two")
-	out, err := w.svc.Checkpoint(context.Background(), "explored the shop")
+	out, err := text(w.svc.Checkpoint(context.Background(), domain.CheckpointRequest{Summary: "explored the shop"}))
 	require.NoError(t, err)
 	assert.Equal(t, "ok: checkpoint 1 written at event 3", out, "anchored to the marker that follows event 2")
 	require.Len(t, w.db.Memory.Chain, 4, "the marker, then the checkpoint's seal after its head")
@@ -159,7 +158,7 @@ func TestCheckpointAndResume(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(w.db.Entries())
-			out, err := w.svc.GetResumeContext(context.Background(), ports.ResumeRequest{MaxEvents: tc.max, MaxBytes: domain.DefaultLimits().ResumeBytes(), ExcludeKinds: tc.exclude})
+			out, err := text(w.svc.GetResumeContext(context.Background(), domain.GetResumeContextRequest{MaxEvents: tc.max, MaxBytes: domain.DefaultLimits().ResumeBytes(), ExcludeKinds: tc.exclude}))
 			entries := w.db.Entries()
 			require.Len(t, entries, before+1)
 			e := entries[before]

@@ -12,7 +12,7 @@ import (
 // the query (BM25 over the server's full-text index, newer first among
 // equals) and returns them as CSV with snippets, under the same caps and
 // deadline as every call.
-func (s *Service) SearchMemory(ctx context.Context, r ports.SearchMemoryRequest) (string, error) {
+func (s *Service) SearchMemory(ctx context.Context, r domain.SearchMemoryRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolSearchMemory, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(r.Query)
 		return s.searchMemory(ctx, sp, r)
@@ -20,12 +20,12 @@ func (s *Service) SearchMemory(ctx context.Context, r ports.SearchMemoryRequest)
 }
 
 // searchMemory runs search_memory for the tool and the recall prompt.
-func (s *Service) searchMemory(ctx context.Context, sp *span, r ports.SearchMemoryRequest) (string, error) {
+func (s *Service) searchMemory(ctx context.Context, sp *span, r domain.SearchMemoryRequest) (string, error) {
 	q, err := s.checkMemorySearch(r)
 	if err != nil {
 		return "", err
 	}
-	w := s.newTable(ctx, domain.MemoryHitColumns)
+	w := s.newTable(sp, domain.MemoryHitColumns)
 	res, err := s.d.Recall.Search(ctx, q, func(h domain.MemoryHit) { w.Add(h.Row()) })
 	if err != nil {
 		return "", err
@@ -47,7 +47,7 @@ func (s *Service) searchMemory(ctx context.Context, sp *span, r ports.SearchMemo
 }
 
 // checkMemorySearch checks search_memory's arguments.
-func (s *Service) checkMemorySearch(r ports.SearchMemoryRequest) (domain.MemorySearch, error) {
+func (s *Service) checkMemorySearch(r domain.SearchMemoryRequest) (domain.MemorySearch, error) {
 	if s.d.Recall == nil {
 		return domain.MemorySearch{}, domain.Errorf(domain.ErrUnavailable, "this server has no memory search index")
 	}

@@ -38,7 +38,7 @@ func TestSearchMemorySaysWhatTheIndexLeftOut(t *testing.T) {
 	d := w.deps()
 	d.Recall = stub
 	w.rebuild(d)
-	out, err := w.svc.SearchMemory(context.Background(), ports.SearchMemoryRequest{Query: "cache  warm*", Kinds: []string{" note ", ""}, Since: "2026-09-13", Limit: 1})
+	out, err := text(w.svc.SearchMemory(context.Background(), domain.SearchMemoryRequest{Query: "cache  warm*", Kinds: []string{" note ", ""}, Since: "2026-09-13", Limit: 1}))
 	require.NoError(t, err)
 	assert.Equal(t, "source,id,ts,kind,session,snippet\nevent,7,2026-09-13T10:00:00Z,note,s,the [cache]\n"+
 		"# 1 rows, truncated by limit=1 (more rows exist; raise limit up to 1000 or narrow the query)\n"+
@@ -58,7 +58,7 @@ func TestSearchMemorySaysWhatTheIndexLeftOut(t *testing.T) {
 }
 
 func TestSearchMemoryChecksItsArgumentsFirst(t *testing.T) {
-	for _, r := range []ports.SearchMemoryRequest{
+	for _, r := range []domain.SearchMemoryRequest{
 		{Query: "x", Limit: 0},
 		{Query: "x", Limit: 1001},
 		{Query: "x", Limit: 1, Kinds: strings.Split(strings.Repeat("k,", domain.MaxMemoryKinds+1), ",")},

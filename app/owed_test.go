@@ -83,7 +83,7 @@ func lateDetail(t *testing.T, e domain.AuditEntry) map[string]any {
 func TestFailedCallsRowIsWrittenLate(t *testing.T) {
 	t.Parallel()
 	w, g, _ := gatedWorld(t)
-	out, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT secret", Limit: 10})
+	out, err := text(w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT secret", Limit: 10}))
 	wantKind(t, err, domain.ErrBusy, "locked by another program")
 	assert.Empty(t, out, "no data without its row")
 	rejected := w.svc.Reject(context.Background(), "some_tool", domain.Errorf(domain.ErrInvalidArgument, "unknown argument"))
@@ -108,7 +108,7 @@ func TestFailedCallsRowIsWrittenLate(t *testing.T) {
 
 	// Once the sink works, calls answer with their data and leave their
 	// row before they answer, as always.
-	out, err = w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT secret", Limit: 10})
+	out, err = text(w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT secret", Limit: 10}))
 	require.NoError(t, err)
 	assert.Contains(t, out, "1000")
 	got = g.log.Entries()
@@ -147,12 +147,12 @@ func TestOwedRowsAreBounded(t *testing.T) {
 func TestCloseLogsRowsStillOwed(t *testing.T) {
 	t.Parallel()
 	w, g, logs := gatedWorld(t)
-	_, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT secret -- before close", Limit: 10})
+	_, err := w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT secret -- before close", Limit: 10})
 	require.Error(t, err)
 	require.NoError(t, w.svc.Close())
 	assert.Contains(t, logs.String(), "audit row not written before shutdown")
 	assert.Contains(t, logs.String(), "SELECT secret -- before close")
-	_, err = w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT secret -- after close", Limit: 10})
+	_, err = w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT secret -- after close", Limit: 10})
 	require.Error(t, err)
 	assert.Contains(t, logs.String(), "SELECT secret -- after close")
 	g.open.Store(true)

@@ -10,7 +10,7 @@ import (
 
 // ReadQuery runs one read-only statement and returns capped CSV. Paging
 // skips offset rows while stepping; the SQL is never rewritten.
-func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
+func (s *Service) ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolReadQuery, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(r.Query)
 		if err := domain.ArgQueryLimit.Check(s.limits, r.Limit); err != nil {
@@ -25,7 +25,7 @@ func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (stri
 		var w *domain.TableWriter
 		skipped, more := 0, false
 		err := s.d.Statements.Read(ctx, r.Query, func(cols []string) {
-			w = s.newTable(ctx, cols)
+			w = s.newTable(sp, cols)
 		}, func(row []any) bool {
 			if skipped < r.Offset {
 				skipped++
@@ -59,13 +59,13 @@ func (s *Service) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (stri
 }
 
 // ListTables lists tables and views with their row counts.
-func (s *Service) ListTables(ctx context.Context, includeRowCounts bool) (string, error) {
+func (s *Service) ListTables(ctx context.Context, r domain.ListTablesRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolListTables, func(ctx context.Context, sp *span) (string, error) {
-		tables, err := s.d.Schema.Tables(ctx, includeRowCounts)
+		tables, err := s.d.Schema.Tables(ctx, r.IncludeRowCounts)
 		if err != nil {
 			return "", err
 		}
-		w := s.newTable(ctx, []string{"name", "type", "system", "rows"})
+		w := s.newTable(sp, []string{"name", "type", "system", "rows"})
 		for _, t := range tables {
 			var rows any
 			if t.Rows >= 0 {
@@ -98,8 +98,9 @@ func boolInt(b bool) int64 {
 
 // DescribeTable reports columns, foreign keys, indexes, the row count and the
 // CREATE statement of one table or view.
-func (s *Service) DescribeTable(ctx context.Context, table string) (string, error) {
+func (s *Service) DescribeTable(ctx context.Context, r domain.DescribeTableRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolDescribeTable, func(ctx context.Context, sp *span) (string, error) {
+		table := r.Table
 		sp.setQuery(table)
 		if strings.TrimSpace(table) == "" {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "table must not be empty; use "+domain.ToolListTables+" to see the names")
@@ -115,13 +116,13 @@ func (s *Service) DescribeTable(ctx context.Context, table string) (string, erro
 
 // GetSchema returns the stored CREATE statements, hiding server objects
 // unless asked.
-func (s *Service) GetSchema(ctx context.Context, includeSystem bool) (string, error) {
+func (s *Service) GetSchema(ctx context.Context, r domain.GetSchemaRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolGetSchema, func(ctx context.Context, sp *span) (string, error) {
 		objs, err := s.d.Schema.Objects(ctx)
 		if err != nil {
 			return "", err
 		}
-		out, shown := domain.RenderSchema(objs, includeSystem, s.limits.MaxResultBytes)
+		out, shown := domain.RenderSchema(objs, r.IncludeSystem, s.limits.MaxResultBytes)
 		sp.setRows(int64(shown))
 		return out, nil
 	})

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
@@ -27,7 +26,7 @@ func followPages(t *testing.T, svc *app.Service, limit int) []int64 {
 	offset := 0
 	for pages := 0; ; pages++ {
 		require.Less(t, pages, 10000, "paging does not end")
-		out, err := svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT id, body FROM t ORDER BY id", Limit: limit, Offset: offset})
+		out, err := text(svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT id, body FROM t ORDER BY id", Limit: limit, Offset: offset}))
 		require.NoError(t, err)
 		trailer := out[strings.LastIndexByte(out, '\n')+1:]
 		lines := strings.Split(strings.TrimSuffix(out[:len(out)-len(trailer)], "\n"), "\n")[1:]

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // fiveRows are the rows the fake database reads for every statement.
@@ -26,7 +25,7 @@ func TestReadQuery(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name    string
-		req     ports.ReadQueryRequest
+		req     domain.ReadQueryRequest
 		readErr error
 		// Either the error's kind and text, or the output and audit row.
 		wantKind    error
@@ -37,26 +36,26 @@ func TestReadQuery(t *testing.T) {
 		wantDetail  string
 		wantNoReads bool
 	}{
-		{name: "a page cut by the limit says where the next starts", req: ports.ReadQueryRequest{Query: "SELECT * FROM notes", Limit: 2},
+		{name: "a page cut by the limit says where the next starts", req: domain.ReadQueryRequest{Query: "SELECT * FROM notes", Limit: 2},
 			wantOut:    []string{"id,title\n1,note 1\n2,note 2\n", "# 2 rows, truncated by limit=2 (more rows exist; next page: offset=2; raise limit up to 1000"},
 			wantNotOut: []string{"note 3"}, wantRows: 2, wantDetail: `{"limit": 2, "more_rows": true}`},
-		{name: "an offset skips rows while stepping", req: ports.ReadQueryRequest{Query: "SELECT * FROM notes", Limit: 10, Offset: 3},
+		{name: "an offset skips rows while stepping", req: domain.ReadQueryRequest{Query: "SELECT * FROM notes", Limit: 10, Offset: 3},
 			wantOut: []string{"4,note 4\n5,note 5\n# 2 rows"}, wantNotOut: []string{"note 3", "truncated"}, wantRows: 2,
 			wantDetail: `{"limit": 10, "more_rows": false, "offset": 3}`},
-		{name: "every row fits", req: ports.ReadQueryRequest{Query: "SELECT * FROM notes", Limit: 5},
+		{name: "every row fits", req: domain.ReadQueryRequest{Query: "SELECT * FROM notes", Limit: 5},
 			wantOut: []string{"5,note 5\n# 5 rows"}, wantNotOut: []string{"truncated"}, wantRows: 5},
-		{name: "limit 0", req: ports.ReadQueryRequest{Query: "SELECT 1", Limit: 0}, wantKind: domain.ErrInvalidArgument,
+		{name: "limit 0", req: domain.ReadQueryRequest{Query: "SELECT 1", Limit: 0}, wantKind: domain.ErrInvalidArgument,
 			wantSays: []string{"limit", "1000"}, wantNoReads: true},
-		{name: "limit above max_rows", req: ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1001}, wantKind: domain.ErrInvalidArgument,
+		{name: "limit above max_rows", req: domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1001}, wantKind: domain.ErrInvalidArgument,
 			wantSays: []string{"limit", "1000"}, wantNoReads: true},
-		{name: "negative offset", req: ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1, Offset: -1}, wantKind: domain.ErrInvalidArgument,
+		{name: "negative offset", req: domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1, Offset: -1}, wantKind: domain.ErrInvalidArgument,
 			wantSays: []string{"offset must be between 0 and"}, wantNoReads: true},
-		{name: "blank query", req: ports.ReadQueryRequest{Query: " \n\t", Limit: 1}, wantKind: domain.ErrInvalidArgument,
+		{name: "blank query", req: domain.ReadQueryRequest{Query: " \n\t", Limit: 1}, wantKind: domain.ErrInvalidArgument,
 			wantSays: []string{"query must not be empty"}, wantNoReads: true},
-		{name: "the runner's refusal keeps its kind and text", req: ports.ReadQueryRequest{Query: "DELETE FROM notes", Limit: 1},
+		{name: "the runner's refusal keeps its kind and text", req: domain.ReadQueryRequest{Query: "DELETE FROM notes", Limit: 1},
 			readErr: domain.Errorf(domain.ErrPolicy, "DELETE is not allowed in read_query; use destructive_query"), wantKind: domain.ErrPolicy,
 			wantSays: []string{"use destructive_query"}},
-		{name: "a timeout keeps its kind", req: ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1},
+		{name: "a timeout keeps its kind", req: domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1},
 			readErr: domain.Errorf(domain.ErrTimeout, "query exceeded 10s"), wantKind: domain.ErrTimeout},
 	}
 	for _, tc := range cases {
@@ -65,7 +64,7 @@ func TestReadQuery(t *testing.T) {
 			w := newWorld(t)
 			fiveRows(w)
 			w.db.Statements.ReadErr = tc.readErr
-			out, err := w.svc.ReadQuery(context.Background(), tc.req)
+			out, err := text(w.svc.ReadQuery(context.Background(), tc.req))
 			e := w.onlyEntry(t)
 			assert.Equal(t, "read_query", e.Tool)
 			require.NotNil(t, e.Query)
@@ -100,7 +99,7 @@ func TestReadQueryRunsUnderTheCallDeadline(t *testing.T) {
 	w := newWorld(t, func(l *domain.Limits) { l.QueryTimeout = 3 * time.Second })
 	fiveRows(w)
 	before := time.Now()
-	_, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+	_, err := w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 	require.NoError(t, err)
 	calls := w.db.Calls()
 	require.Len(t, calls, 1)
@@ -115,7 +114,7 @@ func TestReadQueryByteCapEndsThePage(t *testing.T) {
 	for range 100 {
 		w.db.Statements.Rows = append(w.db.Statements.Rows, []any{string(make([]byte, 100))})
 	}
-	out, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 100})
+	out, err := text(w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 100}))
 	require.NoError(t, err)
 	assert.Contains(t, out, "truncated at 1024 bytes (more rows exist; next page: offset=")
 	assert.Contains(t, w.onlyEntry(t).Detail, `"more_rows": true`, "a row the byte cap refused counts as more")
@@ -125,7 +124,7 @@ func TestUnexpectedErrorsAreDomainErrors(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.db.Statements.ReadErr = errors.New("driver: bad connection")
-	_, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+	_, err := w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 	var de *domain.Error
 	require.ErrorAs(t, err, &de, "an error no adapter translated still reaches the agent as a *domain.Error")
 	assert.False(t, w.onlyEntry(t).OK)
@@ -147,21 +146,37 @@ func TestSchemaTools(t *testing.T) {
 		notOut   []string
 		wantRows int64
 	}{
-		{name: "list_tables with counts", tool: "list_tables", call: func(w *world) (string, error) { return w.svc.ListTables(context.Background(), true) },
+		{name: "list_tables with counts", tool: "list_tables", call: func(w *world) (string, error) {
+			return text(w.svc.ListTables(context.Background(), domain.ListTablesRequest{IncludeRowCounts: true}))
+		},
 			wantOut: []string{"name,type,system,rows\nnotes,table,0,5\nquery_log,table,1,9\n# 2 rows"}, wantRows: 2},
-		{name: "list_tables without counts leaves rows empty", tool: "list_tables", call: func(w *world) (string, error) { return w.svc.ListTables(context.Background(), false) },
+		{name: "list_tables without counts leaves rows empty", tool: "list_tables", call: func(w *world) (string, error) {
+			return text(w.svc.ListTables(context.Background(), domain.ListTablesRequest{}))
+		},
 			wantOut: []string{"notes,table,0,\n"}, wantRows: 2},
 		{name: "list_tables when the schema cannot be read", tool: "list_tables", broken: true,
-			call: func(w *world) (string, error) { return w.svc.ListTables(context.Background(), true) }, wantKind: domain.ErrBusy},
-		{name: "describe_table", tool: "describe_table", call: func(w *world) (string, error) { return w.svc.DescribeTable(context.Background(), "NOTES") },
+			call: func(w *world) (string, error) {
+				return text(w.svc.ListTables(context.Background(), domain.ListTablesRequest{IncludeRowCounts: true}))
+			}, wantKind: domain.ErrBusy},
+		{name: "describe_table", tool: "describe_table", call: func(w *world) (string, error) {
+			return text(w.svc.DescribeTable(context.Background(), domain.DescribeTableRequest{Table: "NOTES"}))
+		},
 			wantOut: []string{"title"}, wantRows: 2},
-		{name: "describe_table of nothing", tool: "describe_table", call: func(w *world) (string, error) { return w.svc.DescribeTable(context.Background(), "  ") },
+		{name: "describe_table of nothing", tool: "describe_table", call: func(w *world) (string, error) {
+			return text(w.svc.DescribeTable(context.Background(), domain.DescribeTableRequest{Table: "  "}))
+		},
 			wantKind: domain.ErrInvalidArgument, wantOut: []string{"use list_tables"}},
-		{name: "describe_table of a missing table", tool: "describe_table", call: func(w *world) (string, error) { return w.svc.DescribeTable(context.Background(), "gone") },
+		{name: "describe_table of a missing table", tool: "describe_table", call: func(w *world) (string, error) {
+			return text(w.svc.DescribeTable(context.Background(), domain.DescribeTableRequest{Table: "gone"}))
+		},
 			wantKind: domain.ErrNotFound},
-		{name: "get_schema hides server objects", tool: "get_schema", call: func(w *world) (string, error) { return w.svc.GetSchema(context.Background(), false) },
+		{name: "get_schema hides server objects", tool: "get_schema", call: func(w *world) (string, error) {
+			return text(w.svc.GetSchema(context.Background(), domain.GetSchemaRequest{}))
+		},
 			wantOut: []string{"CREATE TABLE notes", "1 server objects hidden"}, notOut: []string{"query_log"}, wantRows: 1},
-		{name: "get_schema with include_system", tool: "get_schema", call: func(w *world) (string, error) { return w.svc.GetSchema(context.Background(), true) },
+		{name: "get_schema with include_system", tool: "get_schema", call: func(w *world) (string, error) {
+			return text(w.svc.GetSchema(context.Background(), domain.GetSchemaRequest{IncludeSystem: true}))
+		},
 			wantOut: []string{"CREATE TABLE notes", "CREATE TABLE query_log"}, wantRows: 2},
 	}
 	for _, tc := range cases {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
 // The documented example key pair of AWS: not live, the real format.
@@ -22,8 +23,7 @@ const (
 func TestAppendEventRedactsSecrets(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	out, err := w.svc.AppendEvent(context.Background(),
-		"deploy creds: aws_access_key_id="+exampleAccessKeyID+" aws_secret_access_key="+exampleSecretKey, "note")
+	out, err := text(w.svc.AppendEvent(context.Background(), domain.AppendEventRequest{Content: "deploy creds: aws_access_key_id=" + exampleAccessKeyID + " aws_secret_access_key=" + exampleSecretKey, Kind: "note"}))
 	require.NoError(t, err)
 	require.Len(t, w.db.Memory.Chain, 1)
 	ev := w.db.Memory.Chain[0]
@@ -43,7 +43,7 @@ func TestCheckpointRedactsSecrets(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	appendAll(t, w, "started")
-	out, err := w.svc.Checkpoint(context.Background(), "state: the db url is postgres://app:s3cr3t-Pa55@db:5432/app")
+	out, err := text(w.svc.Checkpoint(context.Background(), domain.CheckpointRequest{Summary: "state: the db url is postgres://app:s3cr3t-Pa55@db:5432/app"}))
 	require.NoError(t, err)
 	require.Len(t, w.db.Memory.Checkpoints, 1)
 	assert.Equal(t, "state: the db url is postgres://app:[redacted: url-password]@db:5432/app", w.db.Memory.Checkpoints[0].Summary)
@@ -57,13 +57,13 @@ func TestRedactionOff(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.svc = app.New(w.deps(), app.Options{Limits: w.limits, Session: "20261201T100000Z-test", KeepSecrets: true})
-	out, err := w.svc.AppendEvent(context.Background(), "key "+exampleAccessKeyID, "note")
+	out, err := text(w.svc.AppendEvent(context.Background(), domain.AppendEventRequest{Content: "key " + exampleAccessKeyID, Kind: "note"}))
 	require.NoError(t, err)
 	assert.Equal(t, "key "+exampleAccessKeyID, w.db.Memory.Chain[0].Content)
 	assert.NotContains(t, out, "redacted")
 
 	w = newWorld(t)
-	out, err = w.svc.AppendEvent(context.Background(), "commit 9fceb02d0ae598e95dc970b74767f19372d61af8, run 550e8400-e29b-41d4-a716-446655440000", "note")
+	out, err = text(w.svc.AppendEvent(context.Background(), domain.AppendEventRequest{Content: "commit 9fceb02d0ae598e95dc970b74767f19372d61af8, run 550e8400-e29b-41d4-a716-446655440000", Kind: "note"}))
 	require.NoError(t, err)
 	assert.Equal(t, "commit 9fceb02d0ae598e95dc970b74767f19372d61af8, run 550e8400-e29b-41d4-a716-446655440000", w.db.Memory.Chain[0].Content)
 	assert.NotContains(t, out, "redacted")

@@ -14,7 +14,7 @@ import (
 // the call's deadline and caps and leaves an audit row (tool
 // "resources/read", query the URI): it carries stored data to the client.
 func (s *Service) ReadResource(ctx context.Context, uri string) (string, error) {
-	return s.run(ctx, domain.AuditResourceRead, func(ctx context.Context, sp *span) (string, error) {
+	return s.runText(ctx, domain.AuditResourceRead, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(uri)
 		ref, err := domain.ParseResourceURI(uri)
 		if err != nil {
@@ -50,8 +50,8 @@ func (s *Service) ReadResource(ctx context.Context, uri string) (string, error) 
 }
 
 // resumeDefaults are get_resume_context's arguments left out.
-func (s *Service) resumeDefaults() ports.ResumeRequest {
-	return ports.ResumeRequest{
+func (s *Service) resumeDefaults() domain.GetResumeContextRequest {
+	return domain.GetResumeContextRequest{
 		MaxEvents: domain.ArgMaxEvents.Value(s.limits).(int),
 		MaxBytes:  domain.ArgResumeMaxBytes.Value(s.limits).(int),
 	}
@@ -60,7 +60,7 @@ func (s *Service) resumeDefaults() ports.ResumeRequest {
 // GetPrompt renders a prompt, audited like a tool call (tool
 // "prompts/get", query the name and arguments).
 func (s *Service) GetPrompt(ctx context.Context, name string, args map[string]string) (string, error) {
-	return s.run(ctx, domain.AuditPromptGet, func(ctx context.Context, sp *span) (string, error) {
+	return s.runText(ctx, domain.AuditPromptGet, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(promptQuery(name, args))
 		p, err := domain.FindPrompt(name)
 		if err != nil {
@@ -92,7 +92,7 @@ func (s *Service) GetPrompt(ctx context.Context, name string, args map[string]st
 		if k := domain.StripSpace(args["kind"]); k != "" {
 			kinds = []string{k}
 		}
-		r := ports.SearchMemoryRequest{Query: args["query"], Kinds: kinds, Session: args["session"], Limit: domain.ArgMemoryLimit.Value(s.limits).(int)}
+		r := domain.SearchMemoryRequest{Query: args["query"], Kinds: kinds, Session: args["session"], Limit: domain.ArgMemoryLimit.Value(s.limits).(int)}
 		out, err := s.searchMemory(ctx, sp, r)
 		if err != nil {
 			return "", err

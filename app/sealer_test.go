@@ -42,15 +42,15 @@ func TestEachWritePortIsAskedWhetherItSeals(t *testing.T) {
 			call func(context.Context, *app.Service) error
 		}{
 			{"write_query", func(ctx context.Context, s *app.Service) error {
-				_, err := s.WriteQuery(ctx, "INSERT INTO t VALUES (1)")
+				_, err := s.WriteQuery(ctx, domain.WriteQueryRequest{Query: "INSERT INTO t VALUES (1)"})
 				return err
 			}},
 			{"create_view", func(ctx context.Context, s *app.Service) error {
-				_, err := s.CreateView(ctx, ports.CreateViewRequest{Name: "v", SelectSQL: "SELECT 1"})
+				_, err := s.CreateView(ctx, domain.CreateViewRequest{Name: "v", SelectSQL: "SELECT 1"})
 				return err
 			}},
 			{"append_event", func(ctx context.Context, s *app.Service) error {
-				_, err := s.AppendEvent(ctx, "a note", "note")
+				_, err := s.AppendEvent(ctx, domain.AppendEventRequest{Content: "a note", Kind: "note"})
 				return err
 			}},
 		} {

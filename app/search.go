@@ -21,7 +21,7 @@ type lineRef struct {
 // columns with the text searcher: checkSearch resolves what to search,
 // a searchRun feeds the candidate values to the searcher and collects the
 // matches, and its trailer and detail report them.
-func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (string, error) {
+func (s *Service) SearchText(ctx context.Context, r domain.SearchTextRequest) (ports.Result, error) {
 	return s.run(ctx, domain.ToolSearchText, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(fmt.Sprintf("-- "+domain.ToolSearchText+" %s /%s/", r.Table, r.Pattern))
 		q, err := s.checkSearch(ctx, r)
@@ -39,7 +39,7 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 		defer s.searches.release()
 
 		run := &searchRun{s: s, q: q, limit: r.Limit, contextChars: r.ContextChars, lastRow: -1,
-			w: s.newTable(ctx, []string{"key", "column", "snippet"})}
+			w: s.newTable(sp, []string{"key", "column", "snippet"})}
 		err = s.d.Search.Search(ctx, domain.SearchQuery{Pattern: r.Pattern, IgnoreCase: r.IgnoreCase, FixedStrings: r.FixedStrings},
 			func(yield func(string) bool) { run.lines(ctx, yield) }, run.found)
 		if run.srcErr != nil {
@@ -56,7 +56,7 @@ func (s *Service) SearchText(ctx context.Context, r ports.SearchTextRequest) (st
 
 // checkSearch checks a search's arguments and resolves its table, columns
 // and key into the query for its candidate rows.
-func (s *Service) checkSearch(ctx context.Context, r ports.SearchTextRequest) (domain.CandidateQuery, error) {
+func (s *Service) checkSearch(ctx context.Context, r domain.SearchTextRequest) (domain.CandidateQuery, error) {
 	if s.d.Search == nil {
 		return domain.CandidateQuery{}, domain.Errorf(domain.ErrUnavailable, "no text search engine is configured")
 	}
@@ -183,7 +183,7 @@ func (sr *searchRun) trailer() string {
 }
 
 // detail is the search's audit detail.
-func (sr *searchRun) detail(r ports.SearchTextRequest) domain.Detail {
+func (sr *searchRun) detail(r domain.SearchTextRequest) domain.Detail {
 	d := domain.Detail{
 		{Key: "pattern", Value: r.Pattern}, {Key: "table", Value: sr.q.Table}, {Key: "columns", Value: sr.q.Columns},
 		{Key: "candidates", Value: sr.candidates}, {Key: "capped", Value: sr.capped}, {Key: "matches", Value: sr.total},

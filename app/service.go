@@ -62,8 +62,23 @@ type Options struct {
 	ChainKey *domain.ChainKey
 }
 
-// Service implements [ports.Tools].
+// Service implements [ports.Tools]. Its results carry no typed tables
+// unless it is the view [Service.KeepingTables] returns.
 type Service struct {
+	*core
+	// tables keeps each answer's table as typed values (ports.Result.Table).
+	tables bool
+}
+
+// KeepingTables returns the same service (its slots, audit backlog and
+// verified chain shared) whose results also carry their tables as typed
+// values, for a front end that shows them (structured results, the web
+// view). Keeping them costs an allocation per value, so only such a front
+// end asks.
+func (s *Service) KeepingTables() *Service { return &Service{core: s.core, tables: true} }
+
+// core is a service's state, shared by its views.
+type core struct {
 	d      Deps
 	limits domain.Limits
 	sess   string
@@ -104,13 +119,13 @@ func New(d Deps, o Options) *Service {
 		sealer, ok := port.(ports.AuditSealer)
 		return ok && sealer.Seals(d.Audit)
 	}
-	return &Service{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
+	return &Service{core: &core{d: d, limits: o.Limits, sess: o.Session, log: o.Logger,
 		auditStatements: same(d.Statements), auditViews: same(d.Views), auditMemory: same(d.Memory),
 		calls:      newSlots(o.Limits.MaxConcurrentCalls, "--max-concurrent-calls", "calls"),
 		searches:   newSlots(o.Limits.MaxConcurrentSearches, "--max-concurrent-searches", domain.ToolSearchText+" calls"),
 		confirmSet: o.Confirm, confirmDB: o.ConfirmDB,
 		keepSecrets: o.KeepSecrets, chainKey: o.ChainKey,
-	}
+	}}
 }
 
 // span is what a tool call reports to the audit log.
@@ -131,6 +146,11 @@ type span struct {
 	// the audit row whether the call succeeds or not.
 	held    bool
 	confirm domain.Detail
+
+	// keep says the caller wants the call's table as typed values
+	// (Service.KeepingTables); table is it, once newTable started one.
+	keep  bool
+	table *domain.TableData
 }
 
 func (sp *span) setQuery(q string) { sp.query = &q }
@@ -171,9 +191,9 @@ const auditGrace = 500 * time.Millisecond
 // the call fails and its result is withheld: no answer leaves unaudited.
 // Its row, with the error the agent saw, is then owed and written late
 // (owed.go).
-func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
+func (s *Service) run(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (ports.Result, error) {
 	start := s.d.Clock.Now()
-	sp := &span{session: s.session(ctx)}
+	sp := &span{session: s.session(ctx), keep: s.tables}
 	sp.entry = func() domain.AuditEntry { return s.entry(tool, start, sp, nil) }
 	cctx, cancel := context.WithTimeout(ctx, s.limits.QueryTimeout) // counts from arrival
 	defer cancel()
@@ -192,7 +212,7 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 	err = s.public(tool, err)
 	if err == nil && sp.sealed {
 		s.owed.nudge()
-		return out, nil // the row committed with the write
+		return ports.Result{Text: out, Table: sp.table}, nil // the row committed with the write
 	}
 	// The row is written even when the client cancelled the call, within
 	// the call's deadline or a short grace after it. A call that failed
@@ -209,10 +229,20 @@ func (s *Service) run(ctx context.Context, tool string, fn func(context.Context,
 		aerr = s.public(tool, aerr)
 		err = s.unaudited(err, aerr)
 		s.owe(s.entry(tool, start, sp, err), aerr)
-		return "", err
+		return ports.Result{}, err
 	}
 	s.owed.nudge()
-	return out, err
+	if err != nil {
+		return ports.Result{}, err
+	}
+	return ports.Result{Text: out, Table: sp.table}, nil
+}
+
+// runText is run for a call that answers with text alone (a resource, a
+// prompt).
+func (s *Service) runText(ctx context.Context, tool string, fn func(context.Context, *span) (string, error)) (string, error) {
+	res, err := s.run(ctx, tool, fn)
+	return res.Text, err
 }
 
 // session is the id a call is recorded under: its client session's when

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
@@ -37,7 +36,7 @@ func sealed(w *world) bool {
 
 func TestReadIsRecordedBeforeItAnswers(t *testing.T) {
 	w := secretWorld(t)
-	out, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10})
+	out, err := text(w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10}))
 	require.NoError(t, err)
 	assert.Contains(t, out, "secret")
 	e := w.onlyEntry(t) // the row is stored by the time the answer returns
@@ -49,7 +48,7 @@ func TestUnrecordedCallReturnsNoData(t *testing.T) {
 	for _, kind := range []error{domain.ErrBusy, domain.ErrTimeout} {
 		w := secretWorld(t)
 		w.db.AuditLog.Err = domain.Errorf(kind, "query_log is out of reach")
-		out, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10})
+		out, err := text(w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10}))
 		require.Error(t, err)
 		assert.Empty(t, out)
 		assert.NotContains(t, err.Error(), "secret")
@@ -61,7 +60,7 @@ func TestUnrecordedCallReturnsNoData(t *testing.T) {
 
 func TestWriteRowIsSealedIntoItsTransaction(t *testing.T) {
 	w := secretWorld(t)
-	_, err := w.svc.WriteQuery(context.Background(), "INSERT INTO t VALUES (1)")
+	_, err := w.svc.WriteQuery(context.Background(), domain.WriteQueryRequest{Query: "INSERT INTO t VALUES (1)"})
 	require.NoError(t, err)
 	assert.True(t, sealed(w))
 	e := w.onlyEntry(t) // a committed write needs no second row
@@ -73,7 +72,7 @@ func TestWriteRowIsSealedIntoItsTransaction(t *testing.T) {
 func TestFailedWriteIsRecordedSeparately(t *testing.T) {
 	w := secretWorld(t)
 	w.db.Statements.WriteErr = domain.Errorf(domain.ErrSQLite, "SQLite error: UNIQUE constraint failed")
-	_, err := w.svc.WriteQuery(context.Background(), "INSERT INTO t VALUES (1)")
+	_, err := w.svc.WriteQuery(context.Background(), domain.WriteQueryRequest{Query: "INSERT INTO t VALUES (1)"})
 	require.Error(t, err)
 	e := w.onlyEntry(t)
 	assert.False(t, e.OK)
@@ -102,7 +101,7 @@ func TestFailureRowGetsTimeAfterTheDeadline(t *testing.T) {
 	w.db.Statements.WriteErr = domain.Errorf(domain.ErrTimeout, "query exceeded")
 	deadlines := recordDeadlines(w.db.AuditLog)
 	began := time.Now()
-	_, err := w.svc.WriteQuery(context.Background(), "INSERT INTO t VALUES (1)")
+	_, err := w.svc.WriteQuery(context.Background(), domain.WriteQueryRequest{Query: "INSERT INTO t VALUES (1)"})
 	require.ErrorIs(t, err, domain.ErrTimeout)
 	require.Len(t, *deadlines, 1)
 	assert.True(t, (*deadlines)[0].After(began.Add(20*time.Millisecond)), "the row may be written after the call's deadline")
@@ -110,7 +109,7 @@ func TestFailureRowGetsTimeAfterTheDeadline(t *testing.T) {
 	busy := secretWorld(t, func(l *domain.Limits) { l.QueryTimeout = time.Minute })
 	busy.db.Statements.WriteErr = domain.Errorf(domain.ErrBusy, "locked by another program")
 	deadlines = recordDeadlines(busy.db.AuditLog)
-	_, err = busy.svc.WriteQuery(context.Background(), "INSERT INTO t VALUES (1)")
+	_, err = busy.svc.WriteQuery(context.Background(), domain.WriteQueryRequest{Query: "INSERT INTO t VALUES (1)"})
 	require.ErrorIs(t, err, domain.ErrBusy)
 	require.Len(t, *deadlines, 1)
 	assert.Less(t, time.Until((*deadlines)[0]), 5*time.Second, "a row that waits for the same lock gets a short grace, not the call's minute")

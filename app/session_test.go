@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
@@ -16,11 +17,11 @@ import (
 func TestCallIsRecordedUnderItsSession(t *testing.T) {
 	w := secretWorld(t)
 	svc := w.svc
-	_, err := svc.ReadQuery(ports.WithSession(context.Background(), "A"), ports.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10})
+	_, err := svc.ReadQuery(ports.WithSession(context.Background(), "A"), domain.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10})
 	require.NoError(t, err)
-	_, err = svc.WriteQuery(ports.WithSession(context.Background(), "B"), "INSERT INTO t VALUES (1)")
+	_, err = svc.WriteQuery(ports.WithSession(context.Background(), "B"), domain.WriteQueryRequest{Query: "INSERT INTO t VALUES (1)"})
 	require.NoError(t, err)
-	_, err = svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10})
+	_, err = svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT v FROM t", Limit: 10})
 	require.NoError(t, err)
 	entries := w.db.Entries()
 	require.Len(t, entries, 3)

@@ -1,21 +1,18 @@
 package app
 
 import (
-	"context"
-
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// newTable starts a capped CSV table and, when the caller asked for
-// structured results (ports.WithTableSink), keeps its rows as typed values
-// too.
-func (s *Service) newTable(ctx context.Context, columns []string) *domain.TableWriter {
+// newTable starts a capped CSV table and, when the caller keeps tables
+// ([Service.KeepingTables]), keeps its rows as typed values too, for the
+// call's result.
+func (s *Service) newTable(sp *span, columns []string) *domain.TableWriter {
 	w := domain.NewTableWriter(columns, s.limits.MaxResultBytes, s.limits.MaxCellChars)
-	if sink := ports.TableSinkOf(ctx); sink != nil {
+	if sp.keep {
 		d := &domain.TableData{}
 		w.Keep(d, columns)
-		sink(d)
+		sp.table = d
 	}
 	return w
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
@@ -79,3 +80,6 @@ func wantKind(t *testing.T, err error, kind error, says ...string) {
 		assert.Contains(t, err.Error(), s)
 	}
 }
+
+// text is a tool call's answer as the agent reads it.
+func text(r ports.Result, err error) (string, error) { return r.Text, err }

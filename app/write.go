@@ -13,8 +13,8 @@ import (
 // transaction, with the UPDATE guard. Under --confirm writes a statement
 // that would delete or change rows is measured first and a person asked
 // (confirm.go).
-func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) {
-	call := ctx
+func (s *Service) WriteQuery(ctx context.Context, r domain.WriteQueryRequest) (ports.Result, error) {
+	call, query := ctx, r.Query
 	return s.run(ctx, domain.ToolWriteQuery, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(query)
 		if strings.TrimSpace(query) == "" {
@@ -42,7 +42,7 @@ func (s *Service) WriteQuery(ctx context.Context, query string) (string, error) 
 			}
 		}
 		req.Audit = sealWith(s.auditStatements, sp, describe)
-		out, res, err := s.write(ctx, req, suffix)
+		out, res, err := s.write(ctx, sp, req, suffix)
 		if err == nil {
 			describe(res)
 		}
@@ -70,10 +70,10 @@ func (s *Service) confirmWrite(ctx, call context.Context, sp *span, query string
 
 // write runs a write-tier statement and renders its result: the summary line,
 // an optional suffix (the snapshot), then any result rows as capped CSV.
-func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix string) (string, domain.WriteResult, error) {
+func (s *Service) write(ctx context.Context, sp *span, req domain.WriteRequest, suffix string) (string, domain.WriteResult, error) {
 	var w *domain.TableWriter
 	res, err := s.d.Statements.Write(ctx, req, func(cols []string) {
-		w = s.newTable(ctx, cols)
+		w = s.newTable(sp, cols)
 	}, func(row []any) bool { return w.Add(row) })
 	if err != nil {
 		return "", res, err
@@ -100,8 +100,8 @@ func (s *Service) write(ctx context.Context, req domain.WriteRequest, suffix str
 // database could then never be changed), only by the client cancelling,
 // --confirm-wait, or the server shutting down. The statement then runs
 // under a full deadline of its own.
-func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (string, error) {
-	call := ctx
+func (s *Service) DestructiveQuery(ctx context.Context, r domain.DestructiveQueryRequest) (ports.Result, error) {
+	call, query, reason := ctx, r.Query, r.Reason
 	return s.run(ctx, domain.ToolDestructiveQuery, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(query)
 		reason = domain.StripSpace(reason)
@@ -148,7 +148,7 @@ func (s *Service) DestructiveQuery(ctx context.Context, query, reason string) (s
 		}
 		req := domain.WriteRequest{Tier: domain.TierDestructive, SQL: query, Audit: sealWith(s.auditStatements, sp, describe)}
 		req.Approved, req.ApprovedRows = approval(d, im)
-		out, res, err := s.write(ctx, req, suffix)
+		out, res, err := s.write(ctx, sp, req, suffix)
 		if err != nil {
 			return "", err
 		}
@@ -183,7 +183,7 @@ func (s *Service) destructiveUnchanged(ctx context.Context, sp *span, query, rea
 	describe := func(res domain.WriteResult) {
 		sp.detail = domain.Detail{{Key: "reason", Value: reason}, {Key: snapshotKey, Value: nil}}
 	}
-	out, res, err := s.write(ctx, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query,
+	out, res, err := s.write(ctx, sp, domain.WriteRequest{Tier: domain.TierDestructive, SQL: query,
 		Audit: sealWith(s.auditStatements, sp, describe)}, "; no snapshot: the statement cannot change the database")
 	if err != nil {
 		return "", err
@@ -216,8 +216,8 @@ func (s *Service) snapshot(ctx context.Context, reason string) (string, error) {
 
 // Snapshot writes a snapshot on demand.
 // Like destructive_query's, it is not cut short by the query deadline.
-func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
-	call := ctx
+func (s *Service) Snapshot(ctx context.Context, r domain.SnapshotRequest) (ports.Result, error) {
+	call, reason := ctx, r.Reason
 	return s.run(ctx, domain.ToolSnapshot, func(_ context.Context, sp *span) (string, error) {
 		sp.setQuery(reason)
 		stop := during(call, 0, 1, "writing a snapshot of the database")
@@ -239,7 +239,7 @@ func (s *Service) Snapshot(ctx context.Context, reason string) (string, error) {
 
 // CreateView stores a SELECT as a view with its description inside, so the
 // next session finds it in get_schema.
-func (s *Service) CreateView(ctx context.Context, r ports.CreateViewRequest) (string, error) {
+func (s *Service) CreateView(ctx context.Context, r domain.CreateViewRequest) (ports.Result, error) {
 	call := ctx
 	return s.run(ctx, domain.ToolCreateView, func(ctx context.Context, sp *span) (string, error) {
 		sp.setQuery(r.SelectSQL)

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
@@ -44,7 +43,7 @@ func TestWriteQuery(t *testing.T) {
 			if tc.returning {
 				w.db.Statements.WriteColumns, w.db.Statements.WriteRows = []string{"id"}, [][]any{{int64(7)}}
 			}
-			out, err := w.svc.WriteQuery(context.Background(), tc.query)
+			out, err := text(w.svc.WriteQuery(context.Background(), domain.WriteQueryRequest{Query: tc.query}))
 			e := w.onlyEntry(t)
 			assert.Equal(t, "write_query", e.Tool)
 			if tc.wantKind != nil {
@@ -79,7 +78,7 @@ func TestWriteWithASeparateSinkIsRecordedAfterTheCommit(t *testing.T) {
 	d.Audit = sink
 	w.rebuild(d)
 	w.db.Statements.Result = domain.WriteResult{RowsAffected: 2}
-	_, err := w.svc.WriteQuery(context.Background(), "UPDATE notes SET title = 'x'")
+	_, err := w.svc.WriteQuery(context.Background(), domain.WriteQueryRequest{Query: "UPDATE notes SET title = 'x'"})
 	require.NoError(t, err)
 	assert.Nil(t, w.db.Calls()[0].Request.Audit, "nothing is sealed into a database that is not the sink")
 	assert.Empty(t, w.db.Entries())
@@ -129,7 +128,7 @@ func TestDestructiveQuery(t *testing.T) {
 				d.Snapshots = nil
 				w.rebuild(d)
 			}
-			out, err := w.svc.DestructiveQuery(context.Background(), tc.query, tc.reason)
+			out, err := text(w.svc.DestructiveQuery(context.Background(), domain.DestructiveQueryRequest{Query: tc.query, Reason: tc.reason}))
 			assert.Equal(t, tc.wantCalls, w.methods())
 			if tc.wantSnap {
 				assert.Equal(t, []string{"destructive_query: " + domain.StripSpace(tc.reason)}, w.snaps.Reasons())
@@ -166,7 +165,7 @@ func TestDestructiveQueryDeadlineStartsAfterTheSnapshot(t *testing.T) {
 		time.Sleep(300 * time.Millisecond) // longer than the whole call's deadline
 		return "/snaps/slow.db", nil
 	}
-	_, err := w.svc.DestructiveQuery(context.Background(), "DELETE FROM notes", "slow disk")
+	_, err := w.svc.DestructiveQuery(context.Background(), domain.DestructiveQueryRequest{Query: "DELETE FROM notes", Reason: "slow disk"})
 	require.NoError(t, err, "the statement runs under a deadline that starts after the snapshot")
 	assert.False(t, snapHadDeadline, "the snapshot has no query deadline")
 }
@@ -186,7 +185,7 @@ func TestSnapshot(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
 			w.snaps.Path, w.snaps.Err = tc.path, tc.err
-			out, err := w.svc.Snapshot(context.Background(), "before the migration")
+			out, err := text(w.svc.Snapshot(context.Background(), domain.SnapshotRequest{Reason: "before the migration"}))
 			assert.Equal(t, []string{"before the migration"}, w.snaps.Reasons())
 			e := w.onlyEntry(t)
 			assert.Equal(t, "snapshot", e.Tool)
@@ -207,7 +206,7 @@ func TestCreateView(t *testing.T) {
 	selects := domain.Compiled{Actions: []domain.Action{domain.ActionSelect}, Columns: 1}
 	cases := []struct {
 		name     string
-		req      ports.CreateViewRequest
+		req      domain.CreateViewRequest
 		existing *domain.SchemaObject
 		compiled domain.Compiled
 		viewErr  error
@@ -216,22 +215,22 @@ func TestCreateView(t *testing.T) {
 		wantOut  string
 		wantView *domain.View // what the store was asked to keep
 	}{
-		{name: "a new view", req: ports.CreateViewRequest{Name: " recent ", SelectSQL: " SELECT 1 ;; ", Description: "newest first"}, compiled: selects,
+		{name: "a new view", req: domain.CreateViewRequest{Name: " recent ", SelectSQL: " SELECT 1 ;; ", Description: "newest first"}, compiled: selects,
 			wantOut: "ok: view recent created", wantView: &domain.View{Name: "recent", Description: "newest first", Body: "SELECT 1"}},
-		{name: "replaced", req: ports.CreateViewRequest{Name: "recent", SelectSQL: "SELECT 2", Replace: true}, compiled: selects,
+		{name: "replaced", req: domain.CreateViewRequest{Name: "recent", SelectSQL: "SELECT 2", Replace: true}, compiled: selects,
 			existing: &domain.SchemaObject{Type: "view", Name: "recent", SQL: "SELECT 1"},
 			wantOut:  "ok: view recent replaced; the previous definition is kept in query_log", wantView: &domain.View{Name: "recent", Body: "SELECT 2"}},
-		{name: "an existing view without replace", req: ports.CreateViewRequest{Name: "recent", SelectSQL: "SELECT 2"}, compiled: selects,
+		{name: "an existing view without replace", req: domain.CreateViewRequest{Name: "recent", SelectSQL: "SELECT 2"}, compiled: selects,
 			existing: &domain.SchemaObject{Type: "view", Name: "recent", SQL: "SELECT 1"}, wantKind: domain.ErrConflict, wantSays: []string{"replace=true"}},
-		{name: "a table of that name", req: ports.CreateViewRequest{Name: "Notes", SelectSQL: "SELECT 2", Replace: true}, compiled: selects,
+		{name: "a table of that name", req: domain.CreateViewRequest{Name: "Notes", SelectSQL: "SELECT 2", Replace: true}, compiled: selects,
 			existing: &domain.SchemaObject{Type: "table", Name: "notes"}, wantKind: domain.ErrConflict, wantSays: []string{"a table named", "pick another name"}},
-		{name: "a malformed name", req: ports.CreateViewRequest{Name: "my view", SelectSQL: "SELECT 1"}, wantKind: domain.ErrInvalidArgument},
-		{name: "a server object's name", req: ports.CreateViewRequest{Name: "QUERY_ERRORS", SelectSQL: "SELECT 1"}, wantKind: domain.ErrConflict},
-		{name: "not a SELECT", req: ports.CreateViewRequest{Name: "v", SelectSQL: "VALUES (1)"}, compiled: domain.Compiled{Columns: 1},
+		{name: "a malformed name", req: domain.CreateViewRequest{Name: "my view", SelectSQL: "SELECT 1"}, wantKind: domain.ErrInvalidArgument},
+		{name: "a server object's name", req: domain.CreateViewRequest{Name: "QUERY_ERRORS", SelectSQL: "SELECT 1"}, wantKind: domain.ErrConflict},
+		{name: "not a SELECT", req: domain.CreateViewRequest{Name: "v", SelectSQL: "VALUES (1)"}, compiled: domain.Compiled{Columns: 1},
 			wantKind: domain.ErrInvalidArgument, wantSays: []string{"one SELECT"}},
-		{name: "nothing but comments", req: ports.CreateViewRequest{Name: "v", SelectSQL: "-- hi"}, compiled: domain.Compiled{Empty: true},
+		{name: "nothing but comments", req: domain.CreateViewRequest{Name: "v", SelectSQL: "-- hi"}, compiled: domain.Compiled{Empty: true},
 			wantKind: domain.ErrInvalidArgument},
-		{name: "the store refuses", req: ports.CreateViewRequest{Name: "v", SelectSQL: "SELECT 1"}, compiled: selects,
+		{name: "the store refuses", req: domain.CreateViewRequest{Name: "v", SelectSQL: "SELECT 1"}, compiled: selects,
 			viewErr: domain.Errorf(domain.ErrConflict, "view v has triggers"), wantKind: domain.ErrConflict, wantSays: []string{"triggers"}},
 	}
 	for _, tc := range cases {
@@ -243,7 +242,7 @@ func TestCreateView(t *testing.T) {
 			if tc.existing != nil {
 				w.db.Schema.ObjectList = append(w.db.Schema.ObjectList, *tc.existing)
 			}
-			out, err := w.svc.CreateView(context.Background(), tc.req)
+			out, err := text(w.svc.CreateView(context.Background(), tc.req))
 			e := w.onlyEntry(t)
 			assert.Equal(t, "create_view", e.Tool)
 			if tc.wantKind != nil {

@@ -30,6 +30,12 @@ const (
 // schemas, the argument decoding, the audit's tool names and the set of
 // tools each mode offers all read it (docs/decisions.md#tool-declarations).
 type Tool struct {
+	// Request is the zero value of the tool's request type, the struct
+	// its method of the inbound port takes: one field per Arg, in the
+	// same order, tagged `json:"<Arg.Name>"`, of the Arg's Go type (string,
+	// int, bool, []string). The driving adapter decodes a call into it
+	// (docs/decisions.md#one-typed-request-per-tool).
+	Request any
 	// Name is the tool's name, one of the Tool* constants.
 	Name string
 	// Title is what clients show instead of the name.

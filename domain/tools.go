@@ -45,8 +45,16 @@ var (
 // fixed lines (headers, status, notices) need a few hundred bytes.
 const MinResumeBytes = 1024
 
+// ReadQueryRequest are read_query's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type ReadQueryRequest struct {
+	Query  string `json:"query"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
+}
+
 var readQueryTool = Tool{
-	Name: ToolReadQuery, Title: "Read query", Tier: TierRead, Table: true, Describe: describeReadQuery, DescribeReadOnly: describeReadQueryReadOnly,
+	Request: ReadQueryRequest{}, Name: ToolReadQuery, Title: "Read query", Tier: TierRead, Table: true, Describe: describeReadQuery, DescribeReadOnly: describeReadQueryReadOnly,
 	Args: []Arg{
 		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One read-only SQL statement."},
@@ -55,32 +63,64 @@ var readQueryTool = Tool{
 	},
 }
 
+// ListTablesRequest are list_tables's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type ListTablesRequest struct {
+	IncludeRowCounts bool `json:"include_row_counts"`
+}
+
 var listTablesTool = Tool{
-	Name: ToolListTables, Title: "List tables", Tier: TierRead, Table: true, Describe: describeListTables,
+	Request: ListTablesRequest{}, Name: ToolListTables, Title: "List tables", Tier: TierRead, Table: true, Describe: describeListTables,
 	Args: []Arg{
 		{Name: "include_row_counts", Type: ArgBoolean, Default: fixed(true),
 			Doc: "Count each table's rows (a scan each); false on a large database."},
 	},
 }
 
+// DescribeTableRequest are describe_table's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type DescribeTableRequest struct {
+	Table string `json:"table"`
+}
+
 var describeTableTool = Tool{
-	Name: ToolDescribeTable, Title: "Describe table", Tier: TierRead, Describe: describeDescribeTable,
+	Request: DescribeTableRequest{}, Name: ToolDescribeTable, Title: "Describe table", Tier: TierRead, Describe: describeDescribeTable,
 	Args: []Arg{
 		{Name: "table", Aliases: []string{"table_name"}, Type: ArgString, Required: true,
 			Doc: "Table or view name (any letter case)."},
 	},
 }
 
+// GetSchemaRequest are get_schema's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type GetSchemaRequest struct {
+	IncludeSystem bool `json:"include_system"`
+}
+
 var getSchemaTool = Tool{
-	Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
+	Request: GetSchemaRequest{}, Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
 	Args: []Arg{
 		{Name: "include_system", Type: ArgBoolean, Default: fixed(false),
 			Doc: "Also show the server's (and Litestream's) objects."},
 	},
 }
 
+// SearchTextRequest are search_text's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type SearchTextRequest struct {
+	Pattern      string   `json:"pattern"`
+	Table        string   `json:"table"`
+	Columns      []string `json:"columns"`
+	Where        string   `json:"where"`
+	KeyColumn    string   `json:"key_column"`
+	Limit        int      `json:"limit"`
+	IgnoreCase   bool     `json:"ignore_case"`
+	FixedStrings bool     `json:"fixed_strings"`
+	ContextChars int      `json:"context_chars"`
+}
+
 var searchTextTool = Tool{
-	Name: ToolSearchText, Title: "Search text", Tier: TierRead, Table: true, Describe: describeSearchText,
+	Request: SearchTextRequest{}, Name: ToolSearchText, Title: "Search text", Tier: TierRead, Table: true, Describe: describeSearchText,
 	Args: []Arg{
 		{Name: "pattern", Type: ArgString, Required: true,
 			Doc: "Regex (RE2: no lookaround or backreferences)."},
@@ -98,16 +138,30 @@ var searchTextTool = Tool{
 	},
 }
 
+// VerifyChainRequest are verify_chain's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type VerifyChainRequest struct {
+	ExpectedHead string `json:"expected_head"`
+}
+
 var verifyChainTool = Tool{
-	Name: ToolVerifyChain, Title: "Verify memory chain", Tier: TierRead, Memory: true, Describe: describeVerifyChain,
+	Request: VerifyChainRequest{}, Name: ToolVerifyChain, Title: "Verify memory chain", Tier: TierRead, Memory: true, Describe: describeVerifyChain,
 	Args: []Arg{
 		{Name: "expected_head", Type: ArgString,
 			Doc: "A head_hash from an earlier call, kept outside the database: the chain must still contain it."},
 	},
 }
 
+// GetResumeContextRequest are get_resume_context's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type GetResumeContextRequest struct {
+	MaxEvents    int    `json:"max_events"`
+	MaxBytes     int    `json:"max_bytes"`
+	ExcludeKinds string `json:"exclude_kinds"`
+}
+
 var resumeTool = Tool{
-	Name: ToolGetResumeContext, Title: "Resume from memory", Tier: TierRead, Memory: true, Describe: describeResume,
+	Request: GetResumeContextRequest{}, Name: ToolGetResumeContext, Title: "Resume from memory", Tier: TierRead, Memory: true, Describe: describeResume,
 	Args: []Arg{
 		ArgMaxEvents,
 		ArgResumeMaxBytes,
@@ -115,8 +169,18 @@ var resumeTool = Tool{
 	},
 }
 
+// SearchMemoryRequest are search_memory's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type SearchMemoryRequest struct {
+	Query   string   `json:"query"`
+	Kinds   []string `json:"kinds"`
+	Session string   `json:"session"`
+	Since   string   `json:"since"`
+	Limit   int      `json:"limit"`
+}
+
 var searchMemoryTool = Tool{
-	Name: ToolSearchMemory, Title: "Search memory", Tier: TierRead, Memory: true, Table: true, Describe: describeSearchMemory,
+	Request: SearchMemoryRequest{}, Name: ToolSearchMemory, Title: "Search memory", Tier: TierRead, Memory: true, Table: true, Describe: describeSearchMemory,
 	Args: []Arg{
 		{Name: "query", Type: ArgString, Required: true,
 			Doc: "Words, e.g. 'migration rollback'; \"a phrase\" in order, word* as a prefix; no other syntax."},
@@ -127,16 +191,29 @@ var searchMemoryTool = Tool{
 	},
 }
 
+// WriteQueryRequest are write_query's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type WriteQueryRequest struct {
+	Query string `json:"query"`
+}
+
 var writeQueryTool = Tool{
-	Name: ToolWriteQuery, Title: "Write query", Tier: TierWrite, Table: true, Describe: describeWriteQuery,
+	Request: WriteQueryRequest{}, Name: ToolWriteQuery, Title: "Write query", Tier: TierWrite, Table: true, Describe: describeWriteQuery,
 	Args: []Arg{
 		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One SQL statement; RETURNING is allowed."},
 	},
 }
 
+// DestructiveQueryRequest are destructive_query's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type DestructiveQueryRequest struct {
+	Query  string `json:"query"`
+	Reason string `json:"reason"`
+}
+
 var destructiveQueryTool = Tool{
-	Name: ToolDestructiveQuery, Title: "Destructive query (snapshots first)", Tier: TierDestructive, Table: true, Describe: describeDestructiveQuery,
+	Request: DestructiveQueryRequest{}, Name: ToolDestructiveQuery, Title: "Destructive query (snapshots first)", Tier: TierDestructive, Table: true, Describe: describeDestructiveQuery,
 	Args: []Arg{
 		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One SQL statement."},
@@ -145,8 +222,17 @@ var destructiveQueryTool = Tool{
 	},
 }
 
+// CreateViewRequest are create_view's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type CreateViewRequest struct {
+	Name        string `json:"name"`
+	SelectSQL   string `json:"select_sql"`
+	Description string `json:"description"`
+	Replace     bool   `json:"replace"`
+}
+
 var createViewTool = Tool{
-	Name: ToolCreateView, Title: "Create view", Tier: TierWrite, Describe: describeCreateView,
+	Request: CreateViewRequest{}, Name: ToolCreateView, Title: "Create view", Tier: TierWrite, Describe: describeCreateView,
 	Args: []Arg{
 		{Name: "name", Type: ArgString, Required: true,
 			Doc: "View name: letters, digits, underscores."},
@@ -159,8 +245,15 @@ var createViewTool = Tool{
 	},
 }
 
+// AppendEventRequest are append_event's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type AppendEventRequest struct {
+	Content string `json:"content"`
+	Kind    string `json:"kind"`
+}
+
 var appendEventTool = Tool{
-	Name: ToolAppendEvent, Title: "Append memory event", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeAppendEvent,
+	Request: AppendEventRequest{}, Name: ToolAppendEvent, Title: "Append memory event", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeAppendEvent,
 	Args: []Arg{
 		{Name: "content", Type: ArgString, Required: true,
 			Doc: "What happened or was decided, as plain text."},
@@ -169,18 +262,30 @@ var appendEventTool = Tool{
 	},
 }
 
+// CheckpointRequest are checkpoint's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type CheckpointRequest struct {
+	Summary string `json:"summary"`
+}
+
 var checkpointTool = Tool{
-	Name: ToolCheckpoint, Title: "Checkpoint memory", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeCheckpoint,
+	Request: CheckpointRequest{}, Name: ToolCheckpoint, Title: "Checkpoint memory", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeCheckpoint,
 	Args: []Arg{
 		{Name: "summary", Type: ArgString, Required: true,
 			Doc: "Where the work stands and what comes next."},
 	},
 }
 
+// SnapshotRequest are snapshot's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type SnapshotRequest struct {
+	Reason string `json:"reason"`
+}
+
 // snapshotTool only adds: rotating out the server's own oldest copy is
 // retention, not a change to the agent's data.
 var snapshotTool = Tool{
-	Name: ToolSnapshot, Title: "Snapshot database", Tier: TierWrite, OnlyAdds: true, Describe: describeSnapshot,
+	Request: SnapshotRequest{}, Name: ToolSnapshot, Title: "Snapshot database", Tier: TierWrite, OnlyAdds: true, Describe: describeSnapshot,
 	Args: []Arg{
 		{Name: "reason", Type: ArgString, Default: fixed("manual"), Doc: "Why; kept in the audit log."},
 	},

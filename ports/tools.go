@@ -1,49 +1,57 @@
 package ports
 
-import "context"
+import (
+	"context"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+)
 
 // Tools is the inbound port: the fourteen tools as the core offers them to
-// driving adapters (the MCP server). Every method returns the text the
-// agent sees, or an error whose message is safe to show it (a
+// driving adapters (the MCP server), one method per tool, each taking the
+// tool's request type (its arguments, [domain.Tool.Request]) and returning
+// its [Result], or an error whose message is safe to show the agent (a
 // *domain.Error); every call is audited, failures included. What each tool
 // is called and which arguments it takes, with their defaults and bounds,
-// is declared once in [domain.Tools].
+// is declared once in [domain.Tools]; the driving adapter applies the
+// defaults, the core checks the bounds
+// (docs/decisions.md#one-typed-request-per-tool).
 type Tools interface {
 	// ReadQuery runs one read-only statement and returns capped CSV with the
 	// `# N rows` trailer.
-	ReadQuery(ctx context.Context, r ReadQueryRequest) (string, error)
+	ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (Result, error)
 	// WriteQuery runs one write-tier statement in a transaction, under the
 	// UPDATE guard.
-	WriteQuery(ctx context.Context, query string) (string, error)
+	WriteQuery(ctx context.Context, r domain.WriteQueryRequest) (Result, error)
 	// DestructiveQuery compiles the statement, snapshots the database, then
-	// runs the statement with no row cap. reason must not be blank.
-	DestructiveQuery(ctx context.Context, query, reason string) (string, error)
+	// runs the statement with no row cap. The reason must not be blank.
+	DestructiveQuery(ctx context.Context, r domain.DestructiveQueryRequest) (Result, error)
 	// ListTables lists tables and views, with row counts when asked.
-	ListTables(ctx context.Context, includeRowCounts bool) (string, error)
+	ListTables(ctx context.Context, r domain.ListTablesRequest) (Result, error)
 	// DescribeTable reports one table's or view's structure.
-	DescribeTable(ctx context.Context, table string) (string, error)
+	DescribeTable(ctx context.Context, r domain.DescribeTableRequest) (Result, error)
 	// GetSchema returns the stored CREATE statements.
-	GetSchema(ctx context.Context, includeSystem bool) (string, error)
+	GetSchema(ctx context.Context, r domain.GetSchemaRequest) (Result, error)
 	// CreateView stores a SELECT as a view with its description.
-	CreateView(ctx context.Context, r CreateViewRequest) (string, error)
+	CreateView(ctx context.Context, r domain.CreateViewRequest) (Result, error)
 	// AppendEvent appends one event to the hash chain.
-	AppendEvent(ctx context.Context, content, kind string) (string, error)
+	AppendEvent(ctx context.Context, r domain.AppendEventRequest) (Result, error)
 	// VerifyChain recomputes every hash and reports the first break; a
-	// non-empty expectedHead (a head hash kept elsewhere) must be in the chain.
-	VerifyChain(ctx context.Context, expectedHead string) (string, error)
+	// non-empty expected head (a head hash kept elsewhere) must be in the
+	// chain.
+	VerifyChain(ctx context.Context, r domain.VerifyChainRequest) (Result, error)
 	// Checkpoint records a summary pinned to the chain's head.
-	Checkpoint(ctx context.Context, summary string) (string, error)
+	Checkpoint(ctx context.Context, r domain.CheckpointRequest) (Result, error)
 	// GetResumeContext returns the latest checkpoint and the events since,
 	// after verifying the chain.
-	GetResumeContext(ctx context.Context, r ResumeRequest) (string, error)
+	GetResumeContext(ctx context.Context, r domain.GetResumeContextRequest) (Result, error)
 	// SearchMemory ranks the events and checkpoint summaries matching a
 	// query (full-text, BM25) and returns them with snippets.
-	SearchMemory(ctx context.Context, r SearchMemoryRequest) (string, error)
+	SearchMemory(ctx context.Context, r domain.SearchMemoryRequest) (Result, error)
 	// SearchText narrows rows with SQL, then matches a pattern in text
 	// columns.
-	SearchText(ctx context.Context, r SearchTextRequest) (string, error)
+	SearchText(ctx context.Context, r domain.SearchTextRequest) (Result, error)
 	// Snapshot writes a consistent copy of the database now.
-	Snapshot(ctx context.Context, reason string) (string, error)
+	Snapshot(ctx context.Context, r domain.SnapshotRequest) (Result, error)
 	// ReadResource returns the text of one memory resource
 	// ([domain.ParseResourceURI]); audited like a tool call.
 	ReadResource(ctx context.Context, uri string) (string, error)
@@ -58,40 +66,13 @@ type Tools interface {
 	Reject(ctx context.Context, tool string, err error) error
 }
 
-// ReadQueryRequest are read_query's arguments.
-type ReadQueryRequest struct {
-	Query         string
-	Limit, Offset int
-}
-
-// CreateViewRequest are create_view's arguments.
-type CreateViewRequest struct {
-	Name, SelectSQL, Description string
-	Replace                      bool
-}
-
-// SearchTextRequest are search_text's arguments.
-type SearchTextRequest struct {
-	Pattern, Table           string
-	Columns                  []string
-	Where, KeyColumn         string
-	Limit                    int
-	IgnoreCase, FixedStrings bool
-	ContextChars             int
-}
-
-// ResumeRequest are get_resume_context's arguments.
-type ResumeRequest struct {
-	MaxEvents, MaxBytes int
-	ExcludeKinds        string
-}
-
-// SearchMemoryRequest are search_memory's arguments.
-type SearchMemoryRequest struct {
-	Query          string
-	Kinds          []string
-	Session, Since string
-	Limit          int
+// Result is what a tool call answers: the text the agent sees and, for a
+// tool that answers with a table (domain.Tool.Table) called through tools
+// that keep tables (app.Service.KeepingTables), the same table as typed
+// values; nil otherwise, and for a write without RETURNING.
+type Result struct {
+	Text  string
+	Table *domain.TableData
 }
 
 // Completion is what completes a prompt argument.

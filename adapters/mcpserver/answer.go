@@ -10,14 +10,16 @@ import (
 // answer is the reply to a frame the guard refused, or nil when none is
 // due (a notification or a response). A tool call is audited like any
 // refused call, under the tool it names when this server offers it.
-func (s *Server) answer(r frame.Refusal) []byte { return s.answerIn(context.Background(), r) }
+func (s *Server) answer(r frame.Refusal) []byte { return s.AnswerRefusal(context.Background(), r) }
 
-// answerIn is answer for a call whose context names its session.
-func (s *Server) answerIn(ctx context.Context, r frame.Refusal) []byte {
+// AnswerRefusal is the reply to a frame the guard refused, for a call
+// whose context names its session (a front end with sessions), or nil when
+// none is due; a refused tool call is audited.
+func (s *Server) AnswerRefusal(ctx context.Context, r frame.Refusal) []byte {
 	var err error = domain.Errorf(domain.ErrInvalidArgument, "%s", r.Reason())
 	if r.Call() {
 		tool := r.Tool()
-		if !s.offers(tool) {
+		if !s.Offers(tool) {
 			tool = "tools/call"
 		}
 		err = s.tools.Reject(ctx, tool, err)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -12,31 +14,62 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// args are a call's decoded arguments by name, each of its declared Go
-// type (string, int, bool, []string); an argument the call left out holds
-// its declared default.
-type args map[string]any
+// request is how one tool's calls are decoded: its declaration and, for
+// each declared argument, the field of its request type
+// ([domain.Tool.Request]) tagged with the argument's name. This file is
+// the one place that reads a request type by reflection.
+type request struct {
+	tool   domain.Tool
+	typ    reflect.Type
+	fields []int // fields[i] holds tool.Args[i]
+}
 
-func (a args) str(name string) string    { v, _ := a[name].(string); return v }
-func (a args) int(name string) int       { v, _ := a[name].(int); return v }
-func (a args) bool(name string) bool     { v, _ := a[name].(bool); return v }
-func (a args) strs(name string) []string { v, _ := a[name].([]string); return v }
+// requestOf reads the tool's request type. A field missing, extra or of
+// another type than its argument's (the Go type of its default) is a
+// declaration bug (domain's
+// TestRequestsMatchTheirArgs catches it first): it panics.
+func requestOf(d domain.Tool) request {
+	t := reflect.TypeOf(d.Request)
+	if t == nil || t.Kind() != reflect.Struct || t.NumField() != len(d.Args) {
+		panic(fmt.Sprintf("mcpserver: %s's request type %v does not have one field per argument", d.Name, t))
+	}
+	r := request{tool: d, typ: t, fields: make([]int, len(d.Args))}
+	for i, a := range d.Args {
+		f, ok := fieldTagged(t, a.Name)
+		if !ok || f.Type != reflect.TypeOf(a.Value(domain.Limits{})) {
+			panic(fmt.Sprintf("mcpserver: %s's request type %v has no field json:%q of the argument's type", d.Name, t, a.Name))
+		}
+		r.fields[i] = f.Index[0]
+	}
+	return r
+}
+
+func fieldTagged(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Tag.Get("json") == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
 
 // decode reads a call's arguments strictly against the tool's declared
-// ones: unknown names (with the declared name meant, when one is close),
-// missing required ones and wrong types are argument errors that say what
-// the tool takes. A declared alias stands for its argument; giving both
-// is an error. Bounds are the core's to check.
-func decode(raw json.RawMessage, decl []domain.Arg, l domain.Limits) (args, error) {
+// ones into a new value of its request type: unknown names (with the
+// declared name meant, when one is close), missing required ones and wrong
+// types are argument errors that say what the tool takes. A declared alias
+// stands for its argument; giving both is an error. An argument left out
+// (or null) holds its declared default. Bounds are the core's to check.
+func (r request) decode(raw json.RawMessage, l domain.Limits) (reflect.Value, error) {
+	decl := r.tool.Args
 	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, domain.Errorf(domain.ErrInvalidArgument, "arguments must be a JSON object")
+		return reflect.Value{}, domain.Errorf(domain.ErrInvalidArgument, "arguments must be a JSON object")
 	}
 	if err := resolveAliases(obj, decl); err != nil {
-		return nil, err
+		return reflect.Value{}, err
 	}
 	byName := map[string]domain.Arg{}
 	for _, a := range decl {
@@ -45,25 +78,28 @@ func decode(raw json.RawMessage, decl []domain.Arg, l domain.Limits) (args, erro
 	for _, name := range slices.Sorted(maps.Keys(obj)) {
 		if _, ok := byName[name]; !ok {
 			if near := nearestArg(name, decl); near != "" {
-				return nil, domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; did you mean %q? This tool takes %s", name, near, argList(decl))
+				return reflect.Value{}, domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; did you mean %q? This tool takes %s", name, near, argList(decl))
 			}
-			return nil, domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; this tool takes %s", name, argList(decl))
+			return reflect.Value{}, domain.Errorf(domain.ErrInvalidArgument, "unknown argument %q; this tool takes %s", name, argList(decl))
 		}
 	}
 	for _, a := range decl {
 		if v, ok := obj[a.Name]; a.Required && (!ok || string(v) == "null") {
-			return nil, domain.Errorf(domain.ErrInvalidArgument, "missing required argument %q", a.Name)
+			return reflect.Value{}, domain.Errorf(domain.ErrInvalidArgument, "missing required argument %q", a.Name)
 		}
 	}
-	out := args{}
-	for _, a := range decl {
-		out[a.Name] = a.Value(l)
+	out := reflect.New(r.typ).Elem()
+	for i, a := range decl {
+		f := out.Field(r.fields[i])
 		v, ok := obj[a.Name]
 		if !ok || string(v) == "null" {
-			continue // left out: the default
+			if a.Default != nil { // left out: the default (else the zero value)
+				f.Set(reflect.ValueOf(a.Default(l)))
+			}
+			continue
 		}
-		if err := decodeOne(a, v, out); err != nil {
-			return nil, err
+		if err := decodeOne(a, v, f); err != nil {
+			return reflect.Value{}, err
 		}
 	}
 	return out, nil
@@ -142,26 +178,13 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// decodeOne decodes one given argument into out.
-func decodeOne(a domain.Arg, raw json.RawMessage, out args) error {
+// decodeOne decodes one given argument into its field.
+func decodeOne(a domain.Arg, raw json.RawMessage, field reflect.Value) error {
 	var err error
-	switch a.Type {
-	case domain.ArgInteger:
-		var v int
-		err = json.Unmarshal(raw, &v)
-		out[a.Name] = v
-	case domain.ArgBoolean:
-		var v bool
-		err = json.Unmarshal(raw, &v)
-		out[a.Name] = v
-	case domain.ArgStrings:
-		var v []string
-		err = json.Unmarshal(raw, &v)
-		out[a.Name] = v
-	default:
-		var v string
-		err = frame.UnmarshalString(raw, &v)
-		out[a.Name] = v
+	if a.Type == domain.ArgString {
+		err = frame.UnmarshalString(raw, field.Addr().Interface().(*string))
+	} else {
+		err = json.Unmarshal(raw, field.Addr().Interface())
 	}
 	var te *json.UnmarshalTypeError
 	switch {

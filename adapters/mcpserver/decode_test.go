@@ -14,31 +14,24 @@ import (
 func TestDecodeKeepsDefaultsAndNamesBadArguments(t *testing.T) {
 	l := domain.DefaultLimits()
 	l.DefaultLimit = 7
-	var decl []domain.Arg
-	for _, d := range domain.Tools() {
-		if d.Name == domain.ToolReadQuery {
-			decl = d.Args
-		}
-	}
-	require.NotEmpty(t, decl)
 	cases := []struct {
 		name, raw string
-		want      args
+		want      domain.ReadQueryRequest
 		err       bool
 	}{
-		{"defaults stay", `{"query": "SELECT 1"}`, args{"query": "SELECT 1", "limit": 7, "offset": 0}, false},
-		{"null keeps the default", `{"query": "SELECT 1", "limit": null}`, args{"query": "SELECT 1", "limit": 7, "offset": 0}, false},
-		{"values override", `{"query": "q", "limit": 3, "offset": 2}`, args{"query": "q", "limit": 3, "offset": 2}, false},
-		{"missing required", `{"limit": 3}`, nil, true},
-		{"null required", `{"query": null}`, nil, true},
-		{"unknown argument", `{"query": "q", "sql": "x"}`, nil, true},
-		{"wrong type", `{"query": "q", "limit": "ten"}`, nil, true},
-		{"a fraction is no integer", `{"query": "q", "limit": 4.5}`, nil, true},
-		{"not an object", `[1]`, nil, true},
+		{"defaults stay", `{"query": "SELECT 1"}`, domain.ReadQueryRequest{Query: "SELECT 1", Limit: 7, Offset: 0}, false},
+		{"null keeps the default", `{"query": "SELECT 1", "limit": null}`, domain.ReadQueryRequest{Query: "SELECT 1", Limit: 7, Offset: 0}, false},
+		{"values override", `{"query": "q", "limit": 3, "offset": 2}`, domain.ReadQueryRequest{Query: "q", Limit: 3, Offset: 2}, false},
+		{"missing required", `{"limit": 3}`, domain.ReadQueryRequest{}, true},
+		{"null required", `{"query": null}`, domain.ReadQueryRequest{}, true},
+		{"unknown argument", `{"query": "q", "sql": "x"}`, domain.ReadQueryRequest{}, true},
+		{"wrong type", `{"query": "q", "limit": "ten"}`, domain.ReadQueryRequest{}, true},
+		{"a fraction is no integer", `{"query": "q", "limit": 4.5}`, domain.ReadQueryRequest{}, true},
+		{"not an object", `[1]`, domain.ReadQueryRequest{}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := decode(json.RawMessage(c.raw), decl, l)
+			got, err := decode(t, domain.ToolReadQuery, c.raw, l)
 			if c.err {
 				assert.ErrorIs(t, err, domain.ErrInvalidArgument)
 				return
@@ -49,23 +42,62 @@ func TestDecodeKeepsDefaultsAndNamesBadArguments(t *testing.T) {
 	}
 }
 
+// decode decodes raw as a call of tool, into the tool's request type.
+func decode(t *testing.T, tool, raw string, l domain.Limits) (any, error) {
+	t.Helper()
+	for _, d := range domain.Tools() {
+		if d.Name == tool {
+			v, err := requestOf(d).decode(json.RawMessage(raw), l)
+			if err != nil {
+				return nil, err
+			}
+			return v.Interface(), nil
+		}
+	}
+	t.Fatalf("no tool %s", tool)
+	return nil, nil
+}
+
+// Every tool's calls decode into its own request type, every field filled:
+// the declared defaults where the call leaves an argument out, and each
+// given value into the field its name tags (a field the decoder skipped or
+// filled from another argument would keep another value).
+func TestDecodeFillsEveryToolsRequest(t *testing.T) {
+	l := domain.DefaultLimits()
+	for _, d := range domain.Tools() {
+		given, want := map[string]any{}, map[string]any{}
+		for i, a := range d.Args {
+			switch a.Type {
+			case domain.ArgInteger:
+				lo, _ := a.Bounds(l)
+				given[a.Name], want[a.Name] = lo+i, lo+i
+			case domain.ArgBoolean:
+				given[a.Name], want[a.Name] = a.Value(l) != true, a.Value(l) != true
+			case domain.ArgStrings:
+				given[a.Name], want[a.Name] = []string{a.Name}, []string{a.Name}
+			default:
+				given[a.Name], want[a.Name] = "v-"+a.Name, "v-"+a.Name
+			}
+		}
+		raw, err := json.Marshal(given)
+		require.NoError(t, err)
+		got, err := decode(t, d.Name, string(raw), l)
+		require.NoError(t, err, d.Name)
+		back, err := json.Marshal(got)
+		require.NoError(t, err)
+		wantJSON, err := json.Marshal(want)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(wantJSON), string(back), d.Name)
+		assert.IsType(t, d.Request, got, d.Name)
+	}
+}
+
 func TestEveryToolHasADescriptionAndInstructionsNameTheResumeTool(t *testing.T) {
 	for _, d := range domain.Tools() {
 		assert.Greater(t, len(d.Describe(domain.DefaultLimits())), 80, d.Name)
 	}
 	assert.Contains(t, instructions(false, true), domain.ToolGetResumeContext)
 	assert.NotContains(t, instructions(true, true), domain.ToolWriteQuery, "read-only mode offers no write tools")
-}
-
-func declOf(t *testing.T, tool string) []domain.Arg {
-	t.Helper()
-	for _, d := range domain.Tools() {
-		if d.Name == tool {
-			return d.Args
-		}
-	}
-	t.Fatalf("no tool %s", tool)
-	return nil
 }
 
 // The names an agent reaches for work: a declared alias stands for its
@@ -83,12 +115,15 @@ func TestDecodeAcceptsDeclaredAliases(t *testing.T) {
 		{domain.ToolDescribeTable, `{"table_name": "notes"}`, "table", "notes"},
 		{domain.ToolSearchText, `{"pattern": "a", "table_name": "notes"}`, "table", "notes"},
 	} {
-		got, err := decode(json.RawMessage(c.raw), declOf(t, c.tool), l)
+		got, err := decode(t, c.tool, c.raw, l)
 		require.NoError(t, err, "%s %s", c.tool, c.raw)
-		assert.Equal(t, c.want, got.str(c.name), "%s %s", c.tool, c.raw)
-		assert.NotContains(t, got, "sql", "an alias is not passed on under its own name")
+		b, err := json.Marshal(got)
+		require.NoError(t, err)
+		var fields map[string]any
+		require.NoError(t, json.Unmarshal(b, &fields))
+		assert.Equal(t, c.want, fields[c.name], "%s %s", c.tool, c.raw)
 	}
-	_, err := decode(json.RawMessage(`{"name": "v", "select_sql": "SELECT 1", "query": "SELECT 2"}`), declOf(t, domain.ToolCreateView), l)
+	_, err := decode(t, domain.ToolCreateView, `{"name": "v", "select_sql": "SELECT 1", "query": "SELECT 2"}`, l)
 	require.ErrorIs(t, err, domain.ErrInvalidArgument)
 	assert.EqualError(t, err, `"select_sql" and "query" are the same argument: give only "select_sql"`)
 }
@@ -121,7 +156,7 @@ func TestUnknownArgumentsNameTheArgumentMeant(t *testing.T) {
 		{domain.ToolReadQuery, `{"query": "SELECT 1", "format": "json"}`, `unknown argument "format"; this tool takes limit, offset, query`},
 		{domain.ToolReadQuery, `{"query": "SELECT 1", "x": 1}`, `unknown argument "x"; this tool takes limit, offset, query`},
 	} {
-		_, err := decode(json.RawMessage(c.raw), declOf(t, c.tool), l)
+		_, err := decode(t, c.tool, c.raw, l)
 		require.ErrorIs(t, err, domain.ErrInvalidArgument, c.raw)
 		assert.Contains(t, err.Error(), c.want, c.raw)
 		if !strings.Contains(c.want, "did you mean") {

@@ -4,8 +4,8 @@
 // annotations and argument decoding, read off the tool declarations of
 // package domain (tools.go, args.go); each tool bound to its ports.Tools
 // method (bind.go); the connect-time instructions; results as one text
-// block; and the two transports, stdio and Streamable HTTP (http*.go).
-// The JSON-RPC bytes themselves (the frame guard, decoding, encoding, the
+// block; and the stdio transport. Streamable HTTP is its sub-package
+// streamhttp, over the server's exported seams. The JSON-RPC bytes themselves (the frame guard, decoding, encoding, the
 // stdio mcp.Transport) are package frame's, the only code that reads or
 // writes them.
 package mcpserver

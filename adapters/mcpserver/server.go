@@ -56,10 +56,10 @@ type Server struct {
 	done     chan struct{}
 	shutdown sync.Once
 
-	// sessionIDs, set when the server is served over HTTP, gives each MCP
-	// session its own id for events and audit rows; nil on stdio, where
-	// the process's id is the session's.
-	sessionIDs *sessionIDs
+	// sessionID, set when the server is served over HTTP
+	// (SetSessionIDs), gives each MCP session its own id for events and
+	// audit rows; nil on stdio, where the process's id is the session's.
+	sessionID func(mcpID string) string
 	// rounds signs and remembers the questions sent as input requests
 	// (inputround.go).
 	rounds *roundKeys
@@ -93,8 +93,23 @@ func New(tools ports.Tools, o Options) *Server {
 	return s
 }
 
-// offers reports whether the server offers a tool of that name.
-func (s *Server) offers(name string) bool { return s.names[name] }
+// Offers reports whether the server offers a tool of that name.
+func (s *Server) Offers(name string) bool { return s.names[name] }
+
+// Options are the server's settings, as New completed them.
+func (s *Server) Options() Options { return s.opts }
+
+// Reject audits a call a front end refused before it reached a tool (under
+// tool, the tool it names or what was refused) and returns err for the
+// agent.
+func (s *Server) Reject(ctx context.Context, tool string, err error) error {
+	return s.tools.Reject(ctx, tool, err)
+}
+
+// SetSessionIDs gives each MCP session its own id for events and audit
+// rows: id maps an MCP session id to it. The HTTP front end sets it
+// (package streamhttp), before serving.
+func (s *Server) SetSessionIDs(id func(mcpID string) string) { s.sessionID = id }
 
 // Shutdown cancels every call in flight and every later one.
 func (s *Server) Shutdown() { s.shutdown.Do(func() { close(s.done) }) }
@@ -115,17 +130,15 @@ func (s *Server) callContext(ctx context.Context) (context.Context, context.Canc
 // sessionContext is ctx carrying the call's own session id when the
 // server serves several sessions (HTTP).
 func (s *Server) sessionContext(ctx context.Context, ss *mcp.ServerSession) context.Context {
-	if s.sessionIDs == nil || ss == nil || ss.ID() == "" {
+	if s.sessionID == nil || ss == nil || ss.ID() == "" {
 		return ctx
 	}
-	return ports.WithSession(ctx, s.sessionIDs.of(ss.ID(), func() map[string]bool {
-		open := map[string]bool{}
-		for o := range s.Sessions() {
-			open[o.ID()] = true
-		}
-		return open
-	}))
+	return ports.WithSession(ctx, s.sessionID(ss.ID()))
 }
+
+// ToolError is err as a tool's result (isError), as every tool answers
+// one: for a front end that refuses a call itself.
+func ToolError(err error) *mcp.CallToolResult { return result("", err) }
 
 // result turns a tool's outcome into one text block; errors become tool
 // errors (isError), never protocol errors.
@@ -151,7 +164,7 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser
 	// The guard bounds and decodes every frame; the SDK reads its
 	// messages, and large tool answers are written by the transport,
 	// escaped once.
-	t := frame.NewStdio(in, out, frame.StdioOptions{MaxBytes: max, Answer: s.answer, Known: s.offers, Log: s.opts.Log})
+	t := frame.NewStdio(in, out, frame.StdioOptions{MaxBytes: max, Answer: s.answer, Known: s.Offers, Log: s.opts.Log})
 	err := s.Run(t.Context(ctx), t)
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed)) {
 		return nil

@@ -1,15 +1,12 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // tableOutputSchema describes structuredContent: the CSV's columns and the
@@ -30,36 +27,12 @@ func tableOutputSchema() *jsonschema.Schema {
 	}
 }
 
-// tableCollector receives the table a call renders.
-type tableCollector struct {
-	mu   sync.Mutex
-	data *domain.TableData
-}
-
-// withTables puts a collector in ctx when structured results are on and
-// the tool answers with a table (domain.Tool.Table).
-func (s *Server) withTables(ctx context.Context, table bool) (context.Context, *tableCollector) {
-	if !s.opts.Structured || !table {
-		return ctx, nil
-	}
-	c := &tableCollector{}
-	return ports.WithTableSink(ctx, func(d *domain.TableData) {
-		c.mu.Lock()
-		c.data = d
-		c.mu.Unlock()
-	}), c
-}
-
-// structure adds the collected table to a successful result.
-func (c *tableCollector) structure(res *mcp.CallToolResult) {
-	if c == nil || res.IsError {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// structure adds a call's table to its successful result: a write without
+// RETURNING has none, and answers with no columns and no rows.
+func structure(res *mcp.CallToolResult, table *domain.TableData) {
 	out := map[string]any{"columns": []string{}, "rows": [][]any{}}
-	if c.data != nil {
-		out["columns"], out["rows"] = c.data.Columns, c.data.Rows
+	if table != nil {
+		out["columns"], out["rows"] = table.Columns, table.Rows
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

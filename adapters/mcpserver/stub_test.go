@@ -31,14 +31,14 @@ type stubTools struct {
 
 var _ ports.Tools = (*stubTools)(nil)
 
-func (s *stubTools) record(tool string, got map[string]any) (string, error) {
+func (s *stubTools) record(tool string, got map[string]any) (ports.Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tool, s.got = tool, got
 	if s.err != nil {
-		return "", s.err
+		return ports.Result{}, s.err
 	}
-	return "stub answer from " + tool, nil
+	return ports.Result{Text: "stub answer from " + tool}, nil
 }
 
 func (s *stubTools) last() (string, map[string]any, error) {
@@ -47,62 +47,64 @@ func (s *stubTools) last() (string, map[string]any, error) {
 	return s.tool, s.got, s.rejected
 }
 
-func (s *stubTools) ReadQuery(_ context.Context, r ports.ReadQueryRequest) (string, error) {
+func (s *stubTools) ReadQuery(_ context.Context, r domain.ReadQueryRequest) (ports.Result, error) {
 	return s.record(domain.ToolReadQuery, map[string]any{"query": r.Query, "limit": r.Limit, "offset": r.Offset})
 }
 
-func (s *stubTools) WriteQuery(_ context.Context, query string) (string, error) {
-	return s.record(domain.ToolWriteQuery, map[string]any{"query": query})
+func (s *stubTools) WriteQuery(_ context.Context, r domain.WriteQueryRequest) (ports.Result, error) {
+	return s.record(domain.ToolWriteQuery, map[string]any{"query": r.Query})
 }
 
-func (s *stubTools) DestructiveQuery(_ context.Context, query, reason string) (string, error) {
-	return s.record(domain.ToolDestructiveQuery, map[string]any{"query": query, "reason": reason})
+func (s *stubTools) DestructiveQuery(_ context.Context, r domain.DestructiveQueryRequest) (ports.Result, error) {
+	return s.record(domain.ToolDestructiveQuery, map[string]any{"query": r.Query, "reason": r.Reason})
 }
 
-func (s *stubTools) ListTables(_ context.Context, includeRowCounts bool) (string, error) {
-	return s.record(domain.ToolListTables, map[string]any{"include_row_counts": includeRowCounts})
+func (s *stubTools) ListTables(_ context.Context, r domain.ListTablesRequest) (ports.Result, error) {
+	return s.record(domain.ToolListTables, map[string]any{"include_row_counts": r.IncludeRowCounts})
 }
 
-func (s *stubTools) DescribeTable(_ context.Context, table string) (string, error) {
-	return s.record(domain.ToolDescribeTable, map[string]any{"table": table})
+func (s *stubTools) DescribeTable(_ context.Context, r domain.DescribeTableRequest) (ports.Result, error) {
+	return s.record(domain.ToolDescribeTable, map[string]any{"table": r.Table})
 }
 
-func (s *stubTools) GetSchema(_ context.Context, includeSystem bool) (string, error) {
-	return s.record(domain.ToolGetSchema, map[string]any{"include_system": includeSystem})
+func (s *stubTools) GetSchema(_ context.Context, r domain.GetSchemaRequest) (ports.Result, error) {
+	return s.record(domain.ToolGetSchema, map[string]any{"include_system": r.IncludeSystem})
 }
 
-func (s *stubTools) CreateView(_ context.Context, r ports.CreateViewRequest) (string, error) {
+func (s *stubTools) CreateView(_ context.Context, r domain.CreateViewRequest) (ports.Result, error) {
 	return s.record(domain.ToolCreateView, map[string]any{"name": r.Name, "select_sql": r.SelectSQL, "description": r.Description, "replace": r.Replace})
 }
 
-func (s *stubTools) AppendEvent(_ context.Context, content, kind string) (string, error) {
-	return s.record(domain.ToolAppendEvent, map[string]any{"content": content, "kind": kind})
+func (s *stubTools) AppendEvent(_ context.Context, r domain.AppendEventRequest) (ports.Result, error) {
+	return s.record(domain.ToolAppendEvent, map[string]any{"content": r.Content, "kind": r.Kind})
 }
 
-func (s *stubTools) VerifyChain(_ context.Context, expectedHead string) (string, error) {
-	return s.record(domain.ToolVerifyChain, map[string]any{"expected_head": expectedHead})
+func (s *stubTools) VerifyChain(_ context.Context, r domain.VerifyChainRequest) (ports.Result, error) {
+	return s.record(domain.ToolVerifyChain, map[string]any{"expected_head": r.ExpectedHead})
 }
 
-func (s *stubTools) Checkpoint(_ context.Context, summary string) (string, error) {
-	return s.record(domain.ToolCheckpoint, map[string]any{"summary": summary})
+func (s *stubTools) Checkpoint(_ context.Context, r domain.CheckpointRequest) (ports.Result, error) {
+	return s.record(domain.ToolCheckpoint, map[string]any{"summary": r.Summary})
 }
 
-func (s *stubTools) GetResumeContext(_ context.Context, r ports.ResumeRequest) (string, error) {
+func (s *stubTools) GetResumeContext(_ context.Context, r domain.GetResumeContextRequest) (ports.Result, error) {
 	return s.record(domain.ToolGetResumeContext, map[string]any{"max_events": r.MaxEvents, "max_bytes": r.MaxBytes, "exclude_kinds": r.ExcludeKinds})
 }
 
-func (s *stubTools) SearchMemory(_ context.Context, r ports.SearchMemoryRequest) (string, error) {
+func (s *stubTools) SearchMemory(_ context.Context, r domain.SearchMemoryRequest) (ports.Result, error) {
 	return s.record(domain.ToolSearchMemory, map[string]any{
 		"query": r.Query, "kinds": r.Kinds, "session": r.Session, "since": r.Since, "limit": r.Limit,
 	})
 }
 
 func (s *stubTools) ReadResource(_ context.Context, uri string) (string, error) {
-	return s.record(domain.AuditResourceRead, map[string]any{"uri": uri})
+	res, err := s.record(domain.AuditResourceRead, map[string]any{"uri": uri})
+	return res.Text, err
 }
 
 func (s *stubTools) GetPrompt(_ context.Context, name string, args map[string]string) (string, error) {
-	return s.record(domain.AuditPromptGet, map[string]any{"name": name, "args": args})
+	res, err := s.record(domain.AuditPromptGet, map[string]any{"name": name, "args": args})
+	return res.Text, err
 }
 
 func (s *stubTools) Complete(_ context.Context, prompt, argument, value string) (ports.Completion, error) {
@@ -110,15 +112,15 @@ func (s *stubTools) Complete(_ context.Context, prompt, argument, value string) 
 	return ports.Completion{Values: []string{value + "x"}}, err
 }
 
-func (s *stubTools) SearchText(_ context.Context, r ports.SearchTextRequest) (string, error) {
+func (s *stubTools) SearchText(_ context.Context, r domain.SearchTextRequest) (ports.Result, error) {
 	return s.record(domain.ToolSearchText, map[string]any{
 		"pattern": r.Pattern, "table": r.Table, "columns": r.Columns, "where": r.Where, "key_column": r.KeyColumn,
 		"limit": r.Limit, "ignore_case": r.IgnoreCase, "fixed_strings": r.FixedStrings, "context_chars": r.ContextChars,
 	})
 }
 
-func (s *stubTools) Snapshot(_ context.Context, reason string) (string, error) {
-	return s.record(domain.ToolSnapshot, map[string]any{"reason": reason})
+func (s *stubTools) Snapshot(_ context.Context, r domain.SnapshotRequest) (ports.Result, error) {
+	return s.record(domain.ToolSnapshot, map[string]any{"reason": r.Reason})
 }
 
 func (s *stubTools) Reject(_ context.Context, tool string, err error) error {

@@ -15,11 +15,15 @@ import (
 // (domain.Tools) says, bound to its method of the inbound port (calls).
 func register(s *Server, t ports.Tools, o Options) {
 	for _, d := range domain.OfferedTools(o.ReadOnly, o.Memory) {
-		c, ok := calls[d.Name]
+		b, ok := calls[d.Name]
 		if !ok {
 			panic(fmt.Sprintf("mcpserver: tool %s is declared but bound to no method of ports.Tools", d.Name))
 		}
-		s.add(t, d, c)
+		r := requestOf(d)
+		if b.request != r.typ {
+			panic(fmt.Sprintf("mcpserver: tool %s declares the request %v, but its method takes %v", d.Name, r.typ, b.request))
+		}
+		s.add(t, r, b)
 	}
 }
 
@@ -127,7 +131,8 @@ func ptr[T any](v T) *T { return &v }
 // arguments itself, so a malformed call is answered with a message that
 // names the argument and is written to the audit log like any other call;
 // the SDK would reject it before any audit could happen.
-func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
+func (s *Server) add(tools ports.Tools, r request, b binding) {
+	d := r.tool
 	s.names[d.Name] = true
 	s.AddTool(mcpTool(d, s.opts), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := s.callContext(ctx)
@@ -136,20 +141,22 @@ func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 		ctx, round := s.withElicitation(ctx, req)
 		ctx, finish := withProgress(ctx, req)
 		defer finish()
-		ctx, tables := s.withTables(ctx, d.Table)
-		in, err := decode(req.Params.Arguments, d.Args, s.opts.Limits)
+		in, err := r.decode(req.Params.Arguments, s.opts.Limits)
 		if err != nil {
 			return result("", tools.Reject(ctx, d.Name, err)), nil
 		}
-		out, err := c(ctx, tools, in)
-		if r := round.result(); r != nil {
-			return r, nil // the question goes with the result; the retry answers
+		out, err := b.call(ctx, tools, in)
+		if q := round.result(); q != nil {
+			return q, nil // the question goes with the result; the retry answers
 		}
-		if err == nil {
-			s.notifyChanged(ctx, d.Name) // memory.go
+		if err != nil {
+			return result("", err), nil
 		}
-		res := result(out, err)
-		tables.structure(res)
+		s.notifyChanged(ctx, d.Name) // memory.go
+		res := result(out.Text, nil)
+		if s.opts.Structured && d.Table {
+			structure(res, out.Table)
+		}
 		return res, nil
 	})
 }

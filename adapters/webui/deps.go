@@ -16,12 +16,14 @@ type Reader interface {
 
 // Tools are the tools a page calls as the CLI does, audited like any call:
 // verify_chain behind the overview's button, read_query for the user's
-// tables; and the chain's state as the core last verified it, which the
-// overview and the checkpoints page show on every visit.
+// tables (its result carrying the table as typed values:
+// app.Service.KeepingTables); and the chain's state as the core last
+// verified it, which the overview and the checkpoints page show on every
+// visit.
 type Tools interface {
 	ports.ChainChecker
-	VerifyChain(ctx context.Context, expectedHead string) (string, error)
-	ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error)
+	VerifyChain(ctx context.Context, r domain.VerifyChainRequest) (ports.Result, error)
+	ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error)
 }
 
 // Snapshot is one snapshot file as the Snapshots page lists it.

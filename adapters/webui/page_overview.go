@@ -37,7 +37,8 @@ func (v *view) verifyNow(ctx context.Context) (chainStatus, string) {
 	if v.h.d.Tools == nil {
 		return chainStatus{}, "the memory tools are not offered on this database"
 	}
-	text, err := v.h.d.Tools.VerifyChain(ctx, "")
+	res, err := v.h.d.Tools.VerifyChain(ctx, domain.VerifyChainRequest{})
+	text := res.Text
 	if err != nil {
 		return chainStatus{}, errText(err)
 	}

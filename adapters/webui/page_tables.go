@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // serverObjects are the server's own tables and view, which the Memory and
@@ -66,9 +65,8 @@ func (v *view) tableRows() {
 		v.fail(http.StatusBadRequest, errText(err))
 		return
 	}
-	var data *domain.TableData
-	ctx := ports.WithTableSink(v.r.Context(), func(d *domain.TableData) { data = d })
-	text, err := v.h.d.Tools.ReadQuery(ctx, ports.ReadQueryRequest{Query: "SELECT * FROM " + quoteIdent(t.Name), Limit: limit, Offset: offset})
+	res, err := v.h.d.Tools.ReadQuery(v.r.Context(), domain.ReadQueryRequest{Query: "SELECT * FROM " + quoteIdent(t.Name), Limit: limit, Offset: offset})
+	text, data := res.Text, res.Table
 	d := map[string]any{"T": t, "Err": errString(err), "Offset": offset}
 	if err == nil && data != nil {
 		d["Columns"], d["Rows"] = data.Columns, cells(data.Rows)

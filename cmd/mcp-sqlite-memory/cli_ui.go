@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
 )
 
@@ -45,7 +45,7 @@ func runUI(ctx context.Context, cfg Config, _ io.Reader, _, stderr io.Writer) er
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
-	if !mcpserver.IsLoopbackAddr(cfg.CLI.Addr) {
+	if !streamhttp.IsLoopbackAddr(cfg.CLI.Addr) {
 		return usagef("--addr %s is not a loopback address: the ui command serves this machine only; to reach the view from elsewhere start the server with --http and a token (--auth-token-file) and open /ui/", cfg.CLI.Addr)
 	}
 	if err := needExisting(cfg); err != nil {

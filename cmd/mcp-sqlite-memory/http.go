@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -37,7 +38,7 @@ func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *s
 			hosts = append(hosts, host) // the bound address names this server
 		}
 	}
-	h := server.HTTPHandler(mcpserver.HTTPOptions{Token: c.Token, OAuth: c.OAuth, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
+	h := streamhttp.New(server, streamhttp.Options{Token: c.Token, OAuth: c.OAuth, Hosts: hosts, MaxSessions: c.MaxSessions, IdleTimeout: c.SessionIdle})
 	var handler http.Handler = h
 	if webView != nil {
 		mux := http.NewServeMux()

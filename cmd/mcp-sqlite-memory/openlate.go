@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 )
 
@@ -16,7 +17,7 @@ const openDelay = 25 * time.Millisecond
 
 // serveWhileOpening is the writable stdio server (docs/decisions.md#start-up): it answers the handshake at once and opens the database
 // meanwhile, since initialize and tools/list depend only on the settings.
-// Tool calls wait for the open (pendingTools). If the open, or the start
+// Tool calls wait for the open (app.Pending). If the open, or the start
 // of replication, fails, run returns the same error as when it opened
 // first, whether or not the client is still connected: nothing but the
 // SDK's JSON-RPC answers is ever written to stdout. A read-only server
@@ -28,7 +29,7 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 		return err
 	}
 	w := wiring.New(wireOptions(cfg, log, stderr, session))
-	pending := newPendingTools(cfg.Limits.QueryTimeout)
+	pending := app.NewPending(cfg.Limits.QueryTimeout)
 	w.Server = w.NewServer(pending, true)
 
 	sctx, stopServing := context.WithCancel(ctx)
@@ -42,7 +43,7 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	ended := false
 	var serveErr error
 	select {
-	case <-pending.wanted:
+	case <-pending.Wanted():
 	case <-time.After(openDelay):
 	case serveErr = <-served:
 		ended = true
@@ -50,7 +51,7 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	}
 	if err := w.OpenCore(ctx); err != nil {
 		w.Close()
-		pending.set(nil, err)
+		pending.Set(nil, err)
 		if ctx.Err() != nil {
 			// Stopped (SIGTERM, Ctrl-C) while opening: the handshake may
 			// already be answered, and a stop asked for is no failure.
@@ -61,18 +62,18 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	stopReplication, err := startReplication(cfg, sidecar, w.Store.Path(), stderr)
 	if err != nil {
 		w.Close()
-		pending.set(nil, err)
+		pending.Set(nil, err)
 		return err
 	}
 	// As in run: replication stops after the store's connections close.
 	defer stopReplication()
 	defer w.Close()
-	pending.set(w.Service, nil)
+	pending.Set(w.Service, nil)
 	log.Info("serving", "db", shownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if !ended {
 		serveErr = <-served
 	}
-	pending.drain() // the calls that waited for the open end before the store closes
+	pending.Drain() // the calls that waited for the open end before the store closes
 	return serveErr
 }

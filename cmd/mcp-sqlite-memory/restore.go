@@ -189,8 +189,8 @@ func verifyRestored(ctx context.Context, path string) (events int64, memory bool
 	if !w.Memory {
 		return 0, false, nil
 	}
-	svc := w.Service
-	out, err := svc.VerifyChain(ctx, "")
+	answer, err := w.Service.VerifyChain(ctx, domain.VerifyChainRequest{})
+	out := answer.Text
 	if err != nil {
 		return 0, true, fmt.Errorf("verify_chain: %w", err)
 	}

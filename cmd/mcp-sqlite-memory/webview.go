@@ -29,7 +29,7 @@ func webDeps(cfg Config, w *wiring.Wiring, log *slog.Logger, session string) web
 		Replication: replicationNote(cfg.Replicate),
 	}
 	if w.Service != nil {
-		d.Tools = w.Service
+		d.Tools = w.Service.KeepingTables() // the rows page shows typed values
 	}
 	d.Recall = w.Deps.Recall
 	if w.AuditStore != nil {

@@ -39,7 +39,7 @@ func BenchmarkWebViewPages(b *testing.B) {
 	// "verify now" button costs, and a visit after another process wrote.
 	b.Run("verify_chain", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := w.Service.VerifyChain(ctx, ""); err != nil {
+			if _, err := w.Service.VerifyChain(ctx, domain.VerifyChainRequest{}); err != nil {
 				b.Fatal(err)
 			}
 		}

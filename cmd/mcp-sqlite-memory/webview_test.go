@@ -51,7 +51,7 @@ func TestWebViewChainStateFollowsTheFile(t *testing.T) {
 	require.NoError(t, err)
 	defer w.Close()
 	for _, c := range []string{"one", "two", "three"} {
-		_, err := w.Service.AppendEvent(ctx, c, "note")
+		_, err := w.Service.AppendEvent(ctx, domain.AppendEventRequest{Content: c, Kind: "note"})
 		require.NoError(t, err)
 	}
 	get := webGet(t, webui.New(webDeps(cfg, w, log, "test"), webui.Options{Secret: "s"}))
@@ -64,7 +64,7 @@ func TestWebViewChainStateFollowsTheFile(t *testing.T) {
 	assert.Contains(t, body, "Intact: 3 events verified")
 	assert.Contains(t, body, "since then only this server wrote to the file", "nothing changed: nothing is walked again")
 
-	_, err = w.Service.AppendEvent(ctx, "four", "note")
+	_, err = w.Service.AppendEvent(ctx, domain.AppendEventRequest{Content: "four", Kind: "note"})
 	require.NoError(t, err)
 	body = get("")
 	assert.Contains(t, body, "Intact: 4 events verified", "this process's append is checked on from the old head")

@@ -103,7 +103,9 @@ type Wiring struct {
 	// --audit-db file in read-only mode; nil when audit lines go to Stderr.
 	AuditStore *sqlite.Store
 	// Deps are the ports the core was given.
-	Deps    app.Deps
+	Deps app.Deps
+	// Service is the core; with Options.Structured its results carry
+	// their tables (app.Service.KeepingTables).
 	Service *app.Service
 	Server  *mcpserver.Server
 	// Memory reports whether the memory tools are offered (read-only mode
@@ -230,6 +232,9 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	// Closed first: it writes the audit rows still owed (app/owed.go)
 	// while the stores are open.
 	w.closers = append(w.closers, w.Service.Close)
+	if o.Structured { // the server answers with the tables as typed values too
+		w.Service = w.Service.KeepingTables()
+	}
 	return nil
 }
 

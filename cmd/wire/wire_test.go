@@ -55,7 +55,7 @@ func TestReadOnlyModeAuditsToStderrOrTheAuditDB(t *testing.T) {
 	w := open(t, wire.Options{DBPath: db, ReadOnly: true, Session: "s", Stderr: &stderr})
 	assert.Nil(t, w.AuditStore, "no SQLite file holds the audit log")
 	assert.Nil(t, w.Deps.Snapshots, "read-only mode takes no snapshots")
-	_, err = w.Service.ListTables(context.Background(), false)
+	_, err = w.Service.ListTables(context.Background(), domain.ListTablesRequest{})
 	require.NoError(t, err)
 	assert.Contains(t, stderr.String(), `"tool": "list_tables"`, "one JSON line per call on stderr")
 

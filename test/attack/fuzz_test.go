@@ -142,7 +142,7 @@ func (w *fuzzWorld) try(t *testing.T, tier domain.Tier, q string, before snapsho
 	}
 	audits := 1
 	if last {
-		_, err := w.svc.ReadQuery(context.Background(), ports.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
+		_, err := w.svc.ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 		assert.NoError(t, err, "SELECT 1 fails after the input")
 		audits++
 	}
@@ -183,11 +183,11 @@ func (w *fuzzWorld) call(tier domain.Tier, q string) (string, error) {
 	ctx := context.Background()
 	switch tier {
 	case domain.TierRead:
-		return w.svc.ReadQuery(ctx, ports.ReadQueryRequest{Query: q, Limit: w.limits.DefaultLimit})
+		return text(w.svc.ReadQuery(ctx, domain.ReadQueryRequest{Query: q, Limit: w.limits.DefaultLimit}))
 	case domain.TierWrite:
-		return w.svc.WriteQuery(ctx, q)
+		return text(w.svc.WriteQuery(ctx, domain.WriteQueryRequest{Query: q}))
 	}
-	return w.svc.DestructiveQuery(ctx, q, "fuzz")
+	return text(w.svc.DestructiveQuery(ctx, domain.DestructiveQueryRequest{Query: q, Reason: "fuzz"}))
 }
 
 // checkWrite checks an allowed write_query or destructive_query beyond what
@@ -406,3 +406,6 @@ var extraSeeds = []string{
 	"CREATE TABLE gen (x TEXT, y TEXT, z AS (instr(x, y)) STORED)",
 	"CREATE TRIGGER bomb BEFORE INSERT ON notes BEGIN SELECT ltrim(printf('%.*c', 400000, 'a'), printf('%.*c', 400000, 'b') || 'a'); END",
 }
+
+// text is a tool call's answer as the agent reads it.
+func text(r ports.Result, err error) (string, error) { return r.Text, err }

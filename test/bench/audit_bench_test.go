@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
@@ -39,7 +38,7 @@ func BenchmarkAuditCommit(b *testing.B) {
 	})
 	b.Run("read_query_serial", func(b *testing.B) {
 		for i := int64(0); b.Loop(); i++ {
-			_, err := env.Tools.ReadQuery(ctx, ports.ReadQueryRequest{Query: query(i), Limit: 100})
+			_, err := env.Tools.ReadQuery(ctx, domain.ReadQueryRequest{Query: query(i), Limit: 100})
 			require.NoError(b, err)
 		}
 	})
@@ -59,7 +58,7 @@ func BenchmarkAuditCommit(b *testing.B) {
 		b.SetParallelism(8)
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				if _, err := env.Tools.ReadQuery(ctx, ports.ReadQueryRequest{Query: query(n.Add(1)), Limit: 100}); err != nil {
+				if _, err := env.Tools.ReadQuery(ctx, domain.ReadQueryRequest{Query: query(n.Add(1)), Limit: 100}); err != nil {
 					b.Error(err)
 					return
 				}

@@ -37,7 +37,7 @@ func BenchmarkDestructiveDryRun(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			env := newEnv(snapshots)
 			for b.Loop() {
-				out, err := env.Tools.DestructiveQuery(ctx, none, "bench")
+				out, err := text(env.Tools.DestructiveQuery(ctx, domain.DestructiveQueryRequest{Query: none, Reason: "bench"}))
 				require.NoError(b, err)
 				if !strings.HasPrefix(out, "ok") {
 					b.Fatal(out)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
@@ -25,7 +25,7 @@ func BenchmarkReadQueryLayers(b *testing.B) {
 	})
 	b.Run("service_with_audit", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
-			_, err := env.Tools.ReadQuery(ctx, ports.ReadQueryRequest{Query: fmt.Sprintf("SELECT * FROM items WHERE id = %d", i%1000+1), Limit: 100})
+			_, err := env.Tools.ReadQuery(ctx, domain.ReadQueryRequest{Query: fmt.Sprintf("SELECT * FROM items WHERE id = %d", i%1000+1), Limit: 100})
 			require.NoError(b, err)
 		}
 	})

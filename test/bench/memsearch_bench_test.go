@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
 
@@ -31,7 +30,7 @@ func BenchmarkSearchMemory(b *testing.B) {
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {
-				out, err := env.Tools.SearchMemory(ctx, ports.SearchMemoryRequest{Query: q.query, Limit: 10})
+				out, err := text(env.Tools.SearchMemory(ctx, domain.SearchMemoryRequest{Query: q.query, Limit: 10}))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -68,7 +67,7 @@ func BenchmarkAppendEventIndex(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			env := open(b, tc.index)
 			for b.Loop() {
-				if _, err := env.Tools.AppendEvent(ctx, "switched the cache to WAL after \"database is locked\"; next: measure p99", domain.DefaultKind); err != nil {
+				if _, err := env.Tools.AppendEvent(ctx, domain.AppendEventRequest{Content: "switched the cache to WAL after \"database is locked\"; next: measure p99", Kind: domain.DefaultKind}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -22,40 +22,48 @@ func BenchmarkToolAllocs(b *testing.B) {
 	seed(b, env, 1000)
 	ctx := context.Background()
 	t := env.Tools
-	_, err := t.AppendEvent(ctx, "first note of the benchmark", "note")
+	_, err := t.AppendEvent(ctx, domain.AppendEventRequest{Content: "first note of the benchmark", Kind: "note"})
 	require.NoError(b, err)
 	tools := []struct {
 		name string
 		call func(i int) (string, error)
 	}{
 		{"read_query", func(i int) (string, error) {
-			return t.ReadQuery(ctx, ports.ReadQueryRequest{Query: "SELECT * FROM items WHERE id = 42", Limit: 100})
+			return text(t.ReadQuery(ctx, domain.ReadQueryRequest{Query: "SELECT * FROM items WHERE id = 42", Limit: 100}))
 		}},
 		{"write_query", func(i int) (string, error) {
-			return t.WriteQuery(ctx, fmt.Sprintf("UPDATE items SET qty = %d WHERE id = 7", i))
+			return text(t.WriteQuery(ctx, domain.WriteQueryRequest{Query: fmt.Sprintf("UPDATE items SET qty = %d WHERE id = 7", i)}))
 		}},
 		{"destructive_query", func(i int) (string, error) {
-			return t.DestructiveQuery(ctx, "DELETE FROM items WHERE id = -1", "benchmark")
+			return text(t.DestructiveQuery(ctx, domain.DestructiveQueryRequest{Query: "DELETE FROM items WHERE id = -1", Reason: "benchmark"}))
 		}},
-		{"list_tables", func(int) (string, error) { return t.ListTables(ctx, true) }},
-		{"describe_table", func(int) (string, error) { return t.DescribeTable(ctx, "items") }},
-		{"get_schema", func(int) (string, error) { return t.GetSchema(ctx, false) }},
+		{"list_tables", func(int) (string, error) {
+			return text(t.ListTables(ctx, domain.ListTablesRequest{IncludeRowCounts: true}))
+		}},
+		{"describe_table", func(int) (string, error) {
+			return text(t.DescribeTable(ctx, domain.DescribeTableRequest{Table: "items"}))
+		}},
+		{"get_schema", func(int) (string, error) { return text(t.GetSchema(ctx, domain.GetSchemaRequest{})) }},
 		{"create_view", func(i int) (string, error) {
-			return t.CreateView(ctx, ports.CreateViewRequest{Name: "cheap_items", SelectSQL: "SELECT id, name FROM items WHERE price < 10", Description: "cheap", Replace: true})
+			return text(t.CreateView(ctx, domain.CreateViewRequest{Name: "cheap_items", SelectSQL: "SELECT id, name FROM items WHERE price < 10", Description: "cheap", Replace: true}))
 		}},
-		{"append_event", func(i int) (string, error) { return t.AppendEvent(ctx, fmt.Sprintf("note %d", i), "note") }},
-		{"verify_chain", func(int) (string, error) { return t.VerifyChain(ctx, "") }},
-		{"checkpoint", func(i int) (string, error) { return t.Checkpoint(ctx, fmt.Sprintf("summary %d", i)) }},
+		{"append_event", func(i int) (string, error) {
+			return text(t.AppendEvent(ctx, domain.AppendEventRequest{Content: fmt.Sprintf("note %d", i), Kind: "note"}))
+		}},
+		{"verify_chain", func(int) (string, error) { return text(t.VerifyChain(ctx, domain.VerifyChainRequest{})) }},
+		{"checkpoint", func(i int) (string, error) {
+			return text(t.Checkpoint(ctx, domain.CheckpointRequest{Summary: fmt.Sprintf("summary %d", i)}))
+		}},
 		{"get_resume_context", func(int) (string, error) {
-			return t.GetResumeContext(ctx, ports.ResumeRequest{MaxEvents: 20, MaxBytes: domain.DefaultLimits().ResumeBytes()})
+			return text(t.GetResumeContext(ctx, domain.GetResumeContextRequest{MaxEvents: 20, MaxBytes: domain.DefaultLimits().ResumeBytes()}))
 		}},
 		{"search_text", func(int) (string, error) {
-			return t.SearchText(ctx, ports.SearchTextRequest{Pattern: "item 42", Table: "items", Columns: []string{"name"}, Limit: 10, FixedStrings: true})
+			return text(t.SearchText(ctx, domain.SearchTextRequest{Pattern: "item 42", Table: "items", Columns: []string{"name"}, Limit: 10, FixedStrings: true}))
 		}},
 		{"search_memory", func(int) (string, error) {
-			return t.SearchMemory(ctx, ports.SearchMemoryRequest{Query: "note 42", Limit: 10})
+			return text(t.SearchMemory(ctx, domain.SearchMemoryRequest{Query: "note 42", Limit: 10}))
 		}},
-		{"snapshot", func(int) (string, error) { return t.Snapshot(ctx, "benchmark") }},
+		{"snapshot", func(int) (string, error) { return text(t.Snapshot(ctx, domain.SnapshotRequest{Reason: "benchmark"})) }},
 	}
 	for _, tool := range tools {
 		b.Run(tool.name, func(b *testing.B) {
@@ -67,3 +75,6 @@ func BenchmarkToolAllocs(b *testing.B) {
 		})
 	}
 }
+
+// text is a tool call's answer as the agent reads it.
+func text(r ports.Result, err error) (string, error) { return r.Text, err }

@@ -35,7 +35,7 @@ func BenchmarkAppendTrust(b *testing.B) {
 	ctx := context.Background()
 	add := func(env *harness.Env) time.Duration {
 		start := time.Now()
-		out, err := env.Tools.AppendEvent(ctx, trustNote, "note")
+		out, err := text(env.Tools.AppendEvent(ctx, domain.AppendEventRequest{Content: trustNote, Kind: "note"}))
 		took := time.Since(start)
 		if err != nil || strings.Contains(out, "redacted") {
 			b.Fatalf("%v: %s", err, out)

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
@@ -34,57 +35,75 @@ func (f *Tools) Rejected() map[string]int {
 }
 
 // ReadQuery answers a one-row table after Slow.
-func (f *Tools) ReadQuery(context.Context, ports.ReadQueryRequest) (string, error) {
+func (f *Tools) ReadQuery(context.Context, domain.ReadQueryRequest) (ports.Result, error) {
 	time.Sleep(f.Slow)
-	return "x\n1\n# 1 rows", nil
+	return ports.Result{Text: "x\n1\n# 1 rows"}, nil
 }
 
 // WriteQuery answers "ok".
-func (f *Tools) WriteQuery(context.Context, string) (string, error) { return "ok", nil }
+func (f *Tools) WriteQuery(context.Context, domain.WriteQueryRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // DestructiveQuery answers "ok".
-func (f *Tools) DestructiveQuery(context.Context, string, string) (string, error) { return "ok", nil }
+func (f *Tools) DestructiveQuery(context.Context, domain.DestructiveQueryRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // ListTables answers "ok".
-func (f *Tools) ListTables(context.Context, bool) (string, error) { return "ok", nil }
+func (f *Tools) ListTables(context.Context, domain.ListTablesRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // DescribeTable answers "ok".
-func (f *Tools) DescribeTable(context.Context, string) (string, error) { return "ok", nil }
+func (f *Tools) DescribeTable(context.Context, domain.DescribeTableRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // GetSchema answers "ok".
-func (f *Tools) GetSchema(context.Context, bool) (string, error) { return "ok", nil }
+func (f *Tools) GetSchema(context.Context, domain.GetSchemaRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // CreateView answers "ok".
-func (f *Tools) CreateView(context.Context, ports.CreateViewRequest) (string, error) {
-	return "ok", nil
+func (f *Tools) CreateView(context.Context, domain.CreateViewRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
 }
 
 // AppendEvent answers "ok".
-func (f *Tools) AppendEvent(context.Context, string, string) (string, error) { return "ok", nil }
+func (f *Tools) AppendEvent(context.Context, domain.AppendEventRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // VerifyChain answers "ok".
-func (f *Tools) VerifyChain(context.Context, string) (string, error) { return "ok", nil }
+func (f *Tools) VerifyChain(context.Context, domain.VerifyChainRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // Checkpoint answers "ok".
-func (f *Tools) Checkpoint(context.Context, string) (string, error) { return "ok", nil }
+func (f *Tools) Checkpoint(context.Context, domain.CheckpointRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // GetResumeContext answers "ok".
-func (f *Tools) GetResumeContext(context.Context, ports.ResumeRequest) (string, error) {
-	return "ok", nil
+func (f *Tools) GetResumeContext(context.Context, domain.GetResumeContextRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
 }
 
 // SearchMemory answers "ok".
-func (f *Tools) SearchMemory(context.Context, ports.SearchMemoryRequest) (string, error) {
-	return "ok", nil
+func (f *Tools) SearchMemory(context.Context, domain.SearchMemoryRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
 }
 
 // SearchText answers "ok".
-func (f *Tools) SearchText(context.Context, ports.SearchTextRequest) (string, error) {
-	return "ok", nil
+func (f *Tools) SearchText(context.Context, domain.SearchTextRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
 }
 
 // Snapshot answers "ok".
-func (f *Tools) Snapshot(context.Context, string) (string, error) { return "ok", nil }
+func (f *Tools) Snapshot(context.Context, domain.SnapshotRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
 
 // ReadResource answers "ok".
 func (f *Tools) ReadResource(context.Context, string) (string, error) { return "ok", nil }

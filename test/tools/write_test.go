@@ -137,7 +137,7 @@ func TestTwoServersWriteConcurrently(t *testing.T) {
 	for _, env := range []*harness.Env{a, b} {
 		go func() {
 			for i := 0; i < 50; i++ {
-				if _, err := env.Tools.WriteQuery(context.Background(), "INSERT INTO t(who) VALUES ('x')"); err != nil {
+				if _, err := env.Tools.WriteQuery(context.Background(), domain.WriteQueryRequest{Query: "INSERT INTO t(who) VALUES ('x')"}); err != nil {
 					done <- err
 					return
 				}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/oauth"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -55,13 +55,13 @@ type HTTPConfig struct {
 	SessionIdle time.Duration
 	// OAuth, when set, verifies OAuth access tokens instead of Token
 	// (--oauth-issuer, --oauth-audience).
-	OAuth *mcpserver.OAuthOptions
+	OAuth *streamhttp.OAuthOptions
 	// tokenWarning, when not "", is the start-up warning about a token
 	// file other users can read.
 	tokenWarning string
 }
 
-var _ mcpserver.TokenVerifier = (*oauth.TokenVerifier)(nil)
+var _ streamhttp.TokenVerifier = (*oauth.TokenVerifier)(nil)
 
 // httpSettings are the HTTP flags as given.
 type httpSettings struct {
@@ -144,7 +144,7 @@ func parseHTTP(s *httpSettings, getenv func(string) string, names *flagNames) (H
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, Usagef("invalid value %q for %s: want HOST:PORT, e.g. 127.0.0.1:8080", c.Addr, names.of("http"))
 	}
-	if c.Token == "" && c.OAuth == nil && !mcpserver.IsLoopbackAddr(c.Addr) {
+	if c.Token == "" && c.OAuth == nil && !streamhttp.IsLoopbackAddr(c.Addr) {
 		return c, Usagef("%s %s is reachable from other machines, so it needs a bearer token: set --auth-token-file PATH or %s (or listen on 127.0.0.1)", names.of("http"), c.Addr, EnvAuthToken)
 	}
 	return c, nil
@@ -180,7 +180,7 @@ func parseOAuth(c *HTTPConfig, s *httpSettings, names *flagNames) error {
 	if err != nil {
 		return Usagef("%s / %s: %v", names.of("oauth-issuer"), names.of("oauth-audience"), err)
 	}
-	c.OAuth = &mcpserver.OAuthOptions{Verifier: v, Issuer: issuer, Resource: aud}
+	c.OAuth = &streamhttp.OAuthOptions{Verifier: v, Issuer: issuer, Resource: aud}
 	return nil
 }
 

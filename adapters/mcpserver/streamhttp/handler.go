@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"bytes"
@@ -16,13 +16,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// HTTPOptions configure the Streamable HTTP front end.
-type HTTPOptions struct {
+// Options configure the Streamable HTTP front end.
+type Options struct {
 	// Token is the bearer token every /mcp request must carry; "" means
 	// no authentication (allowed only on a loopback address, which the
 	// caller checks).
@@ -41,61 +42,62 @@ type HTTPOptions struct {
 	OAuth *OAuthOptions
 }
 
-// HTTPHandler serves MCP over Streamable HTTP at /mcp with the SDK's own
+// Handler serves MCP over Streamable HTTP at /mcp with the SDK's own
 // handler, and GET /healthz. In front of the SDK it checks, in order: the
 // Host and Origin headers (DNS rebinding), the bearer token, the session
 // (an unknown one gets 404), the body size, the frame rules of the stdio
 // guard (classify) and the session limit. Refusals are logged at a bounded
-// rate (http_refusals.go).
+// rate (refusals.go).
 // Every refused request gets a status and a body that says what to do, and
 // nothing runs.
-type HTTPHandler struct {
-	s   *Server
+type Handler struct {
+	s   *mcpserver.Server
 	sdk *mcp.StreamableHTTPHandler // the session era
-	// stateless serves the 2026-07-28 era (http_eras.go); statelessSlots
+	// stateless serves the 2026-07-28 era (eras.go); statelessSlots
 	// bounds its requests in flight.
 	stateless      *mcp.StreamableHTTPHandler
 	statelessSlots chan struct{}
 	// sdkHTTP and statelessHTTP are the two, behind the SDK's bearer
-	// middleware with OAuth (http_auth.go).
+	// middleware with OAuth (auth.go).
 	sdkHTTP, statelessHTTP http.Handler
 	tiers                  map[string]domain.Tier // each tool's tier, for scopes
 	clients                *clientIDs             // audit ids of stateless clients
-	opts                   HTTPOptions
+	opts                   Options
 	token                  [sha256.Size]byte
 	hosts                  map[string]bool
 	mux                    *http.ServeMux
 	posts                  atomic.Int64 // POST requests in flight (Drain)
 	newSess                atomic.Int64 // POSTs in flight that may open a session
-	sessions               *sessionIDs  // audit ids and activity of the sessions (http_sessions.go)
-	refusals               *refusalLog  // log lines of refused requests, rate-bounded (http_refusals.go)
+	sessions               *sessionIDs  // audit ids and activity of the sessions (sessions.go)
+	refusals               *refusalLog  // log lines of refused requests, rate-bounded (refusals.go)
 }
 
-var _ http.Handler = (*HTTPHandler)(nil)
+var _ http.Handler = (*Handler)(nil)
 
-// HTTPHandler returns the server's HTTP front end. Every MCP session it
+// New returns the server's HTTP front end. Every MCP session it
 // opens shares the server's tools and so the core's process-wide bounds
 // (call and search slots, SQLite's heap, the write lock, the audit
 // commits); each gets its own session id for events and audit rows.
-func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
+func New(s *mcpserver.Server, o Options) *Handler {
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = 16
 	}
 	if o.OAuth != nil && o.Token != "" {
-		panic("mcpserver: HTTPOptions has both a static token and OAuth; the caller refuses the combination")
+		panic("mcpserver: Options has both a static token and OAuth; the caller refuses the combination")
 	}
-	max := s.opts.Limits.MaxRequestBytes
+	so := s.Options()
+	max := so.Limits.MaxRequestBytes
 	if max <= 0 {
 		max = domain.DefaultLimits().MaxRequestBytes
 	}
-	h := &HTTPHandler{s: s, opts: o, token: sha256.Sum256([]byte(o.Token)), hosts: map[string]bool{}, sessions: newSessionIDs(),
-		refusals: newRefusalLog(s.opts.Log)}
+	h := &Handler{s: s, opts: o, token: sha256.Sum256([]byte(o.Token)), hosts: map[string]bool{}, sessions: newSessionIDs(),
+		refusals: newRefusalLog(so.Log)}
 	for _, n := range o.Hosts {
 		if n = normHost(n); n != "" {
 			h.hosts[n] = true
 		}
 	}
-	s.sessionIDs = h.sessions
+	s.SetSessionIDs(func(id string) string { return h.sessions.of(id, h.open) })
 	h.clients = newClientIDs(h.sessions.fresh)
 	h.tiers = map[string]domain.Tier{}
 	for _, d := range domain.Tools() {
@@ -105,7 +107,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	h.sdk = mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      o.IdleTimeout,
 		MaxRequestBodyBytes: int64(max),
-		Logger:              s.opts.Logger,
+		Logger:              so.Logger,
 		// Our own Host check (checkHost) is this one's superset, and
 		// unlike it lets --allowed-hosts through on a loopback listener.
 		DisableLocalhostProtection: len(h.hosts) > 0,
@@ -113,7 +115,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	h.stateless = mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		MaxRequestBodyBytes:        int64(max),
-		Logger:                     s.opts.Logger,
+		Logger:                     so.Logger,
 		DisableLocalhostProtection: len(h.hosts) > 0,
 		// A stateless request's POST is its whole life: a client that
 		// hangs up cancels its call, as notifications/cancelled does in
@@ -143,7 +145,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 }
 
 // ServeHTTP checks Host and Origin on every path, then routes.
-func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if why := h.checkHost(r); why != "" {
 		h.refusals.warn("refused an HTTP request", "status", http.StatusForbidden, "why", why)
 		httpRefuse(w, r, http.StatusForbidden, why)
@@ -152,7 +154,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if r = h.authenticate(w, r); r == nil {
 		return
 	}
@@ -177,7 +179,7 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	check := frame.Classify(bytes.TrimSpace(body), h.s.offers)
+	check := frame.Classify(bytes.TrimSpace(body), h.s.Offers)
 	if !check.Passed() {
 		h.answerRefusal(w, r, check.Refusal())
 		return
@@ -221,7 +223,7 @@ func (h *HTTPHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 // admit makes room for a new session: at --max-sessions open, it closes
 // the one idle longest (no request in flight), as its idle timeout would
 // later; when every session is busy it refuses with 503.
-func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
+func (h *Handler) admit(w http.ResponseWriter, r *http.Request) bool {
 	n := h.newSess.Add(1)
 	defer h.newSess.Add(-1)
 	var open []*mcp.ServerSession
@@ -239,7 +241,7 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, r *http.Request) bool {
 			httpRefuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("too many sessions: %d MCP sessions are open and busy (--max-sessions); retry when one is done, or raise --max-sessions", len(open)))
 			return false
 		}
-		h.s.opts.Log.Warn("closed the session idle longest to open a new one (--max-sessions)", "session", h.sessions.lookup(victim.ID()), "max_sessions", h.opts.MaxSessions)
+		h.s.Options().Log.Warn("closed the session idle longest to open a new one (--max-sessions)", "session", h.sessions.lookup(victim.ID()), "max_sessions", h.opts.MaxSessions)
 		_ = victim.Close()
 		open = slices.DeleteFunc(open, func(ss *mcp.ServerSession) bool { return ss == victim })
 	}
@@ -251,18 +253,27 @@ const methodInitialize = "initialize"
 
 // sessionContext is the request's context naming its MCP session's audit
 // id, when the session has one.
-func (h *HTTPHandler) sessionContext(r *http.Request) context.Context {
+func (h *Handler) sessionContext(r *http.Request) context.Context {
 	if id := h.sessions.lookup(r.Header.Get("Mcp-Session-Id")); id != "" {
 		return ports.WithSession(r.Context(), id)
 	}
 	return r.Context()
 }
 
+// open is the set of MCP sessions open now.
+func (h *Handler) open() map[string]bool {
+	open := map[string]bool{}
+	for o := range h.s.Sessions() {
+		open[o.ID()] = true
+	}
+	return open
+}
+
 // answerRefusal answers a POST body the stdio guard would refuse, the way
 // the guard answers it: a tool call as a tool error (audited under the
 // request's session), anything else as a JSON-RPC error.
-func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf frame.Refusal) {
-	reply := h.s.answerIn(h.sessionContext(r), rf)
+func (h *Handler) answerRefusal(w http.ResponseWriter, r *http.Request, rf frame.Refusal) {
+	reply := h.s.AnswerRefusal(h.sessionContext(r), rf)
 	if reply == nil {
 		httpRefuse(w, r, http.StatusBadRequest, "refused: "+rf.Reason())
 		return
@@ -282,7 +293,7 @@ func (h *HTTPHandler) answerRefusal(w http.ResponseWriter, r *http.Request, rf f
 // authorized compares the bearer token in constant time (SHA-256 of both,
 // so not even the length leaks). An empty token after the scheme hashes
 // to a value no configured token (16+ characters) has.
-func (h *HTTPHandler) authorized(r *http.Request) bool {
+func (h *Handler) authorized(r *http.Request) bool {
 	if h.opts.Token == "" {
 		return true
 	}
@@ -299,7 +310,7 @@ func (h *HTTPHandler) authorized(r *http.Request) bool {
 // Drain waits until no POST request is in flight (every tool call has
 // been answered), or ctx ends. The caller has stopped accepting
 // connections first.
-func (h *HTTPHandler) Drain(ctx context.Context) error {
+func (h *Handler) Drain(ctx context.Context) error {
 	t := time.NewTicker(10 * time.Millisecond)
 	defer t.Stop()
 	for h.posts.Load() > 0 {
@@ -313,7 +324,7 @@ func (h *HTTPHandler) Drain(ctx context.Context) error {
 }
 
 // CloseSessions ends every MCP session, which ends their event streams.
-func (h *HTTPHandler) CloseSessions() {
+func (h *Handler) CloseSessions() {
 	var open []*mcp.ServerSession
 	for ss := range h.s.Sessions() {
 		open = append(open, ss)

@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -84,11 +85,11 @@ func (o *OAuthOptions) metadataURL() string {
 // well-known path and at the bare prefix, and wraps the SDK's handlers so
 // a verified token reaches its tools as auth.TokenInfo (and the SDK ties a
 // session to the token's subject).
-func (h *HTTPHandler) routeOAuth() {
+func (h *Handler) routeOAuth() {
 	o := h.opts.OAuth
 	meta := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource: o.Resource, AuthorizationServers: []string{o.Issuer}, ScopesSupported: domain.Scopes(),
-		BearerMethodsSupported: []string{"header"}, ResourceName: Name,
+		BearerMethodsSupported: []string{"header"}, ResourceName: mcpserver.Name,
 	})
 	h.mux.Handle(metadataPath(o.Resource), meta)
 	if p := metadataPath(o.Resource); p != "/.well-known/oauth-protected-resource" {
@@ -119,13 +120,13 @@ func bearer(r *http.Request) string {
 // authenticate checks the request's credentials: the static token, or an
 // OAuth access token. It returns the request carrying the verified grant,
 // or answers the refusal (audited at a bounded rate) and returns nil.
-func (h *HTTPHandler) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
+func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
 	o := h.opts.OAuth
 	if o == nil {
 		if h.authorized(r) {
 			return r
 		}
-		w.Header().Set("WWW-Authenticate", `Bearer realm="`+Name+`"`)
+		w.Header().Set("WWW-Authenticate", `Bearer realm="`+mcpserver.Name+`"`)
 		h.refuseAuth(w, r, http.StatusUnauthorized, "missing or wrong bearer token",
 			"unauthorized: send the header \"Authorization: Bearer <token>\" with the token the server was started with (--auth-token-file or MCP_SQLITE_AUTH_TOKEN)")
 		return nil
@@ -179,13 +180,13 @@ func headerSafe(s string) string {
 // database without bound; a row written after some were dropped says how
 // many. why is at most a few hundred bytes (the token's own claims are cut
 // by headerSafe), so a row's size is bounded too.
-func (h *HTTPHandler) refuseAuth(w http.ResponseWriter, r *http.Request, status int, why, msg string) {
+func (h *Handler) refuseAuth(w http.ResponseWriter, r *http.Request, status int, why, msg string) {
 	if dropped := h.refusals.warn("refused an HTTP request", "status", status, "why", why); dropped >= 0 {
 		detail := fmt.Sprintf("refused an HTTP request with %d %s before it ran: %s (%s %s from %s)", status, http.StatusText(status), why, headerSafe(r.Method), r.URL.Path, r.RemoteAddr)
 		if dropped > 0 {
 			detail += fmt.Sprintf("; %d more refusals since the last row were not recorded one by one", dropped)
 		}
-		_ = h.s.tools.Reject(r.Context(), auditHTTP, domain.Errorf(domain.ErrInvalidArgument, "%s", detail))
+		_ = h.s.Reject(r.Context(), auditHTTP, domain.Errorf(domain.ErrInvalidArgument, "%s", detail))
 	}
 	httpRefuse(w, r, status, msg)
 }
@@ -199,7 +200,7 @@ const auditHTTP = "http"
 // error="insufficient_scope" and the scopes to ask for (those held plus
 // the tier's), a JSON-RPC error under the request's id, audited under the
 // tool. It reports whether the call may go on.
-func (h *HTTPHandler) checkScope(w http.ResponseWriter, r *http.Request, req frame.Request, isReq bool) bool {
+func (h *Handler) checkScope(w http.ResponseWriter, r *http.Request, req frame.Request, isReq bool) bool {
 	if h.opts.OAuth == nil {
 		return true
 	}
@@ -226,7 +227,7 @@ func (h *HTTPHandler) checkScope(w http.ResponseWriter, r *http.Request, req fra
 	if statelessHeader(r) || statelessMessage(req, isReq) {
 		ctx = ports.WithSession(r.Context(), h.clients.of(clientKeyOf(req, isReq, g.Subject)))
 	}
-	err = h.s.tools.Reject(ctx, p.Name, err)
+	err = h.s.Reject(ctx, p.Name, err)
 	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q, error_description=%q`,
 		strings.Join(want, " "), h.opts.OAuth.metadataURL(), headerSafe(p.Name+" needs "+tier.Scope())))
 	b, rerr := frame.Reply(req.ID, nil, frame.CodeInvalidRequest, "403 Forbidden: "+err.Error())
@@ -244,7 +245,7 @@ func (h *HTTPHandler) checkScope(w http.ResponseWriter, r *http.Request, req fra
 // reaches the SDK: tools/list shows only the tools whose tier its scopes
 // grant, and a call of any other tool is a tool error (the front end
 // answers those with 403 first; this is the second wall).
-func (h *HTTPHandler) scopeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+func (h *Handler) scopeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		extra := req.GetExtra()
 		if extra == nil || extra.TokenInfo == nil {
@@ -255,7 +256,7 @@ func (h *HTTPHandler) scopeMiddleware(next mcp.MethodHandler) mcp.MethodHandler 
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
 				if tier, ok := h.tiers[r.Params.Name]; ok && !g.Allows(tier) {
-					return result("", domain.Errorf(domain.ErrPolicy, "insufficient_scope: %s needs the scope %s", r.Params.Name, tier.Scope())), nil
+					return mcpserver.ToolError(domain.Errorf(domain.ErrPolicy, "insufficient_scope: %s needs the scope %s", r.Params.Name, tier.Scope())), nil
 				}
 			}
 		case "tools/list":

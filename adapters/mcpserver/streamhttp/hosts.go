@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"net"
@@ -16,7 +16,7 @@ import (
 // resolves to 127.0.0.1; or a plain cross-site request), so only loopback
 // names and the names the server was told about may appear in Host, and
 // an Origin, when present, must name one of them too.
-func (h *HTTPHandler) checkHost(r *http.Request) string {
+func (h *Handler) checkHost(r *http.Request) string {
 	if !h.allowedHost(r.Host) {
 		return "invalid Host header " + frame.QuoteCut(r.Host) + ": this server answers only to loopback names and the names given with --allowed-hosts (a defence against DNS rebinding); " +
 			"start it with --allowed-hosts NAME to accept this one"
@@ -34,7 +34,7 @@ func (h *HTTPHandler) checkHost(r *http.Request) string {
 }
 
 // allowedHost reports whether a host[:port] names this server.
-func (h *HTTPHandler) allowedHost(hostport string) bool {
+func (h *Handler) allowedHost(hostport string) bool {
 	host := normHost(hostport)
 	if host == "" {
 		return false

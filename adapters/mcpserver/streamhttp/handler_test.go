@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"bytes"
@@ -12,19 +12,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
-func httpTestHandler(t *testing.T, tools *fake.Tools, o HTTPOptions) *HTTPHandler {
+func httpTestHandler(t *testing.T, tools *fake.Tools, o Options) *Handler {
 	t.Helper()
 	limits := domain.DefaultLimits()
 	limits.MaxRequestBytes = 1024
-	return New(tools, Options{Version: "test", Limits: limits}).HTTPHandler(o)
+	return New(mcpserver.New(tools, mcpserver.Options{Version: "test", Limits: limits}), o)
 }
 
 func TestHTTPHostAndOriginRules(t *testing.T) {
-	h := httpTestHandler(t, &fake.Tools{}, HTTPOptions{Hosts: []string{"MCP.example.test", "10.0.0.5"}})
+	h := httpTestHandler(t, &fake.Tools{}, Options{Hosts: []string{"MCP.example.test", "10.0.0.5"}})
 	for _, c := range []struct {
 		host, origin string
 		ok           bool
@@ -63,7 +64,7 @@ func TestHTTPHostAndOriginRules(t *testing.T) {
 
 func TestHTTPBearerToken(t *testing.T) {
 	const token = "0123456789abcdef-token"
-	h := httpTestHandler(t, &fake.Tools{}, HTTPOptions{Token: token})
+	h := httpTestHandler(t, &fake.Tools{}, Options{Token: token})
 	for header, ok := range map[string]bool{
 		"Bearer " + token:                  true,
 		"Bearer  " + token + " ":           true,
@@ -87,7 +88,7 @@ func TestHTTPBearerToken(t *testing.T) {
 		}
 		assert.Equal(t, ok, h.authorized(r), "%q", header)
 	}
-	assert.True(t, httpTestHandler(t, &fake.Tools{}, HTTPOptions{}).authorized(httptest.NewRequest(http.MethodPost, "/mcp", nil)), "no token: no authentication")
+	assert.True(t, httpTestHandler(t, &fake.Tools{}, Options{}).authorized(httptest.NewRequest(http.MethodPost, "/mcp", nil)), "no token: no authentication")
 }
 
 func TestIsLoopbackAddr(t *testing.T) {
@@ -122,7 +123,7 @@ func TestHTTPSessionIDsAreUnique(t *testing.T) {
 // audited under the tool it names, as the stdio guard does.
 func TestHTTPOversizedCallIsRefusedAndAudited(t *testing.T) {
 	tools := &fake.Tools{}
-	srv := httptest.NewServer(httpTestHandler(t, tools, HTTPOptions{}))
+	srv := httptest.NewServer(httpTestHandler(t, tools, Options{}))
 	defer srv.Close()
 	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write_query","arguments":{"query":"` + strings.Repeat("a", 5000) + `"}}}`
 	req, err := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))

@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
@@ -40,7 +41,7 @@ const httpTestInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","param
 // gets 404, as MCP asks, with a JSON-RPC error body that says why sessions
 // end and to initialize again, whatever the method.
 func TestHTTPUnknownSessionGets404WithAReason(t *testing.T) {
-	h := httpTestHandler(t, &fake.Tools{}, HTTPOptions{})
+	h := httpTestHandler(t, &fake.Tools{}, Options{})
 	status, hdr, _ := httpDo(t, h, http.MethodPost, httpTestInitialize)
 	require.Equal(t, http.StatusOK, status)
 	sid := hdr.Get("Mcp-Session-Id")
@@ -105,8 +106,8 @@ func TestHTTPRefusalsAreLoggedAtABoundedRate(t *testing.T) {
 	var lines logLines
 	limits := domain.DefaultLimits()
 	limits.MaxRequestBytes = 1024
-	h := New(&fake.Tools{}, Options{Version: "test", Limits: limits, Log: slog.New(lines.handler())}).
-		HTTPHandler(HTTPOptions{Token: "0123456789abcdef-token"})
+	h := New(mcpserver.New(&fake.Tools{}, mcpserver.Options{Version: "test", Limits: limits, Log: slog.New(lines.handler())}),
+		Options{Token: "0123456789abcdef-token"})
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	h.refusals.now = func() time.Time { return now }
 

@@ -1,4 +1,4 @@
-package mcpserver_test
+package streamhttp_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -41,8 +41,8 @@ const (
 	testResource = "https://db.example.com/mcp"
 )
 
-func oauthOptions() mcpserver.HTTPOptions {
-	return mcpserver.HTTPOptions{OAuth: &mcpserver.OAuthOptions{
+func oauthOptions() streamhttp.Options {
+	return streamhttp.Options{OAuth: &streamhttp.OAuthOptions{
 		Verifier: stubVerifier{"reader": {domain.ScopeRead}, "writer": {domain.ScopeWrite}, "all": domain.Scopes()},
 		Issuer:   testIssuer, Resource: testResource,
 	}}
@@ -109,7 +109,7 @@ func TestHTTPOAuthRefusesRequestsWithoutAValidToken(t *testing.T) {
 	// A refusal's row has a bounded size, whatever the token holds.
 	resp, _ = post(t, url, "huge", callWrite)
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-	_, _, rejected := tools.last()
+	_, rejected := tools.last()
 	require.Error(t, rejected)
 	assert.Less(t, len(rejected.Error()), 1000)
 	assert.Less(t, len(resp.Header.Get("WWW-Authenticate")), 1000)
@@ -117,7 +117,7 @@ func TestHTTPOAuthRefusesRequestsWithoutAValidToken(t *testing.T) {
 	sessions, rejects := tools.seen()
 	assert.Equal(t, []string{"http", "http", "http", "http", "http"}, rejects, "each refusal is audited, under no tool")
 	assert.Len(t, sessions, 5, "and nothing ran")
-	tool, _, _ := tools.last()
+	tool, _ := tools.last()
 	assert.Equal(t, "http", tool)
 }
 
@@ -196,7 +196,7 @@ func TestHTTPOAuthScopesLimitTheTools(t *testing.T) {
 		resp.Header.Get("WWW-Authenticate"))
 	assert.Contains(t, body, `"id":3`)
 	assert.Contains(t, body, "insufficient_scope")
-	tool, _, rejected := tools.last()
+	tool, rejected := tools.last()
 	assert.Equal(t, domain.ToolWriteQuery, tool, "audited under the tool")
 	assert.ErrorIs(t, rejected, domain.ErrPolicy)
 

@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"log/slog"
@@ -73,7 +73,7 @@ func refuseUnknownSession(w http.ResponseWriter) {
 }
 
 // sessionOpen reports whether an MCP session with this id is open.
-func (h *HTTPHandler) sessionOpen(id string) bool {
+func (h *Handler) sessionOpen(id string) bool {
 	for ss := range h.s.Sessions() {
 		if ss.ID() == id {
 			return true

@@ -1,4 +1,4 @@
-package mcpserver_test
+package streamhttp_test
 
 import (
 	"context"
@@ -13,18 +13,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
 )
 
-// auditTools is stubTools that also records the audit session id of each
-// call and refusal, as the core would write it.
+// auditTools is a ports.Tools that records the audit session id of each
+// call and refusal, as the core would write it, and the tool the last one
+// reached; read_query and write_query answer "stub answer from" the tool,
+// the tools these tests do not call are fake.Tools'.
 type auditTools struct {
-	stubTools
+	fake.Tools
 	mu       sync.Mutex
 	sessions []string // session of each call, in order
 	rejects  []string // tool of each Reject
 	writes   []string // session of each write_query that ran
+	tool     string   // the tool of the last call or refusal
+	rejected error    // the last refusal's error
 }
 
 func (a *auditTools) sessionsOfWrites() []string {
@@ -33,31 +39,42 @@ func (a *auditTools) sessionsOfWrites() []string {
 	return append([]string(nil), a.writes...)
 }
 
-func (a *auditTools) note(ctx context.Context) {
+// note records a call of tool.
+func (a *auditTools) note(ctx context.Context, tool string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions = append(a.sessions, ports.SessionFrom(ctx))
+	a.tool = tool
 }
 
-func (a *auditTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
-	a.note(ctx)
-	return a.stubTools.ReadQuery(ctx, r)
+// last is the tool the last call or refusal reached, and the last
+// refusal's error.
+func (a *auditTools) last() (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.tool, a.rejected
 }
 
-func (a *auditTools) WriteQuery(ctx context.Context, q string) (string, error) {
-	a.note(ctx)
+func (a *auditTools) ReadQuery(ctx context.Context, _ domain.ReadQueryRequest) (ports.Result, error) {
+	a.note(ctx, domain.ToolReadQuery)
+	return ports.Result{Text: "stub answer from " + domain.ToolReadQuery}, nil
+}
+
+func (a *auditTools) WriteQuery(ctx context.Context, _ domain.WriteQueryRequest) (ports.Result, error) {
+	a.note(ctx, domain.ToolWriteQuery)
 	a.mu.Lock()
 	a.writes = append(a.writes, ports.SessionFrom(ctx))
 	a.mu.Unlock()
-	return a.stubTools.WriteQuery(ctx, q)
+	return ports.Result{Text: "stub answer from " + domain.ToolWriteQuery}, nil
 }
 
 func (a *auditTools) Reject(ctx context.Context, tool string, err error) error {
-	a.note(ctx)
+	a.note(ctx, tool)
 	a.mu.Lock()
 	a.rejects = append(a.rejects, tool)
+	a.rejected = err
 	a.mu.Unlock()
-	return a.stubTools.Reject(ctx, tool, err)
+	return err
 }
 
 func (a *auditTools) seen() ([]string, []string) {
@@ -66,10 +83,24 @@ func (a *auditTools) seen() ([]string, []string) {
 	return append([]string(nil), a.sessions...), append([]string(nil), a.rejects...)
 }
 
-// serveHTTP serves tools over HTTP on a loopback test server.
-func serveHTTP(t *testing.T, tools ports.Tools, o mcpserver.HTTPOptions) string {
+// stubCall calls tool and returns its text and whether it is an error.
+func stubCall(t *testing.T, cs *mcp.ClientSession, tool string, a map[string]any) (string, bool) {
 	t.Helper()
-	h := mcpserver.New(tools, mcpserver.Options{Version: "test", Limits: domain.DefaultLimits()}).HTTPHandler(o)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: a})
+	require.NoError(t, err)
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+// serveHTTP serves tools over HTTP on a loopback test server.
+func serveHTTP(t *testing.T, tools ports.Tools, o streamhttp.Options) string {
+	t.Helper()
+	h := streamhttp.New(mcpserver.New(tools, mcpserver.Options{Version: "test", Limits: domain.DefaultLimits()}), o)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { h.CloseSessions(); srv.Close() })
 	return srv.URL + "/mcp"
@@ -91,7 +122,7 @@ func connectHTTP(t *testing.T, url, name, version string, client *http.Client) *
 // carrying _meta), the 2025-11-25 client with initialize and a session.
 func TestHTTPServesBothProtocolEras(t *testing.T) {
 	tools := &auditTools{}
-	url := serveHTTP(t, tools, mcpserver.HTTPOptions{})
+	url := serveHTTP(t, tools, streamhttp.Options{})
 	for _, c := range []struct {
 		name, version, want string
 	}{
@@ -118,7 +149,7 @@ func TestHTTPServesBothProtocolEras(t *testing.T) {
 // a session-era client keeps its own session's id.
 func TestHTTPStatelessClientsGetTheirOwnAuditSession(t *testing.T) {
 	tools := &auditTools{}
-	url := serveHTTP(t, tools, mcpserver.HTTPOptions{})
+	url := serveHTTP(t, tools, streamhttp.Options{})
 	a := connectHTTP(t, url, "agent-a", "", nil)
 	b := connectHTTP(t, url, "agent-b", "", nil)
 	s := connectHTTP(t, url, "agent-s", "2025-11-25", nil)
@@ -142,7 +173,7 @@ func TestHTTPStatelessClientsGetTheirOwnAuditSession(t *testing.T) {
 
 // tools/list is cacheable: a real ttlMs on the stateless era.
 func TestHTTPToolsListIsCacheable(t *testing.T) {
-	url := serveHTTP(t, &auditTools{}, mcpserver.HTTPOptions{})
+	url := serveHTTP(t, &auditTools{}, streamhttp.Options{})
 	cs := connectHTTP(t, url, "cacher", "", nil)
 	l, err := cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
@@ -156,7 +187,7 @@ func TestHTTPStatelessRequestsAreBounded(t *testing.T) {
 	block := make(chan struct{})
 	entered := make(chan struct{}, 4)
 	tools := &blockingTools{entered: entered, release: block}
-	url := serveHTTP(t, tools, mcpserver.HTTPOptions{MaxSessions: 2})
+	url := serveHTTP(t, tools, streamhttp.Options{MaxSessions: 2})
 	held := connectHTTP(t, url, "held", "", nil)
 	var wg sync.WaitGroup
 	for range 2 {
@@ -194,20 +225,20 @@ type blockingTools struct {
 	release chan struct{}
 }
 
-func (b *blockingTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
+func (b *blockingTools) ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error) {
 	b.entered <- struct{}{}
 	select {
 	case <-b.release:
 	case <-ctx.Done():
 	}
-	return "done", nil
+	return ports.Result{Text: "done"}, nil
 }
 
 // A stateless client that hangs up cancels its call.
 func TestHTTPStatelessHangUpCancelsTheCall(t *testing.T) {
 	entered := make(chan struct{}, 1)
 	tools := &cancelTools{entered: entered, cancelled: make(chan struct{})}
-	url := serveHTTP(t, tools, mcpserver.HTTPOptions{})
+	url := serveHTTP(t, tools, streamhttp.Options{})
 	cs := connectHTTP(t, url, "quitter", "", nil)
 	require.Empty(t, cs.ID(), "stateless")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -228,25 +259,25 @@ type cancelTools struct {
 	cancelled chan struct{}
 }
 
-func (c *cancelTools) ReadQuery(ctx context.Context, _ ports.ReadQueryRequest) (string, error) {
+func (c *cancelTools) ReadQuery(ctx context.Context, _ domain.ReadQueryRequest) (ports.Result, error) {
 	c.entered <- struct{}{}
 	<-ctx.Done()
 	close(c.cancelled)
-	return "", ctx.Err()
+	return ports.Result{}, ctx.Err()
 }
 
 // progressTools reports progress from read_query.
 type progressTools struct{ auditTools }
 
-func (p *progressTools) ReadQuery(ctx context.Context, r ports.ReadQueryRequest) (string, error) {
+func (p *progressTools) ReadQuery(ctx context.Context, r domain.ReadQueryRequest) (ports.Result, error) {
 	ports.ReportProgress(ctx, 1, 2, "half way")
-	return "done", nil
+	return ports.Result{Text: "done"}, nil
 }
 
 // Progress reaches a client of either era: in the stateless era on the
 // call's own event stream.
 func TestHTTPProgressReachesBothEras(t *testing.T) {
-	url := serveHTTP(t, &progressTools{}, mcpserver.HTTPOptions{})
+	url := serveHTTP(t, &progressTools{}, streamhttp.Options{})
 	for _, era := range []string{"", "2025-11-25"} {
 		got := make(chan string, 4)
 		c := mcp.NewClient(&mcp.Implementation{Name: "progress", Version: "1"}, &mcp.ClientOptions{

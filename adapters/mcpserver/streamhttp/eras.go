@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"context"
@@ -68,7 +68,7 @@ func requestMeta(req frame.Request) map[string]json.RawMessage {
 // handler, at most --max-sessions at once: each holds a temporary session
 // for the life of its POST (a subscriptions/listen stream for as long as
 // it listens), which is what a session costs in the session era.
-func (h *HTTPHandler) serveStateless(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveStateless(w http.ResponseWriter, r *http.Request) {
 	select {
 	case h.statelessSlots <- struct{}{}:
 		defer func() { <-h.statelessSlots }()
@@ -86,7 +86,7 @@ func (h *HTTPHandler) serveStateless(w http.ResponseWriter, r *http.Request) {
 // in _meta and the subject of its access token name the client, and the
 // server makes the id, so one client's calls share an id across requests
 // as a session's calls do.
-func (h *HTTPHandler) statelessMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+func (h *Handler) statelessMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() == "" && ports.SessionFrom(ctx) == "" {
 			var info *mcp.Implementation

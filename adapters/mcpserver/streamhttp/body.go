@@ -1,4 +1,4 @@
-package mcpserver
+package streamhttp
 
 import (
 	"fmt"
@@ -22,8 +22,8 @@ const bodyTimeout = 30 * time.Second
 // frame: the rest is scanned in constant memory for its id and tool, a
 // tools/call is audited, and the answer is a JSON-RPC error under the
 // request's id, so the client shows the reason and keeps its session.
-func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	max := int64(h.s.opts.Limits.MaxRequestBytes)
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	max := int64(h.s.Options().Limits.MaxRequestBytes)
 	if max <= 0 {
 		max = int64(domain.DefaultLimits().MaxRequestBytes)
 	}
@@ -51,12 +51,12 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 	w.Header().Set("Connection", "close") // the rest of the body is not read
 	if rf.ID() == nil {
 		if rf.Call() {
-			h.s.answerIn(h.sessionContext(r), rf) // audited all the same
+			h.s.AnswerRefusal(h.sessionContext(r), rf) // audited all the same
 		}
 		httpRefuse(w, r, http.StatusRequestEntityTooLarge, rf.Reason())
 		return nil, false
 	}
-	reply := h.s.answerIn(h.sessionContext(r), rf)
+	reply := h.s.AnswerRefusal(h.sessionContext(r), rf)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusRequestEntityTooLarge)
 	_, _ = w.Write(reply)
