@@ -58,6 +58,10 @@ func describeAppendEvent(Limits) string {
 		"Use " + ToolCheckpoint + " at milestones."
 }
 
+func describeRetractEvent(Limits) string {
+	return "Withdraw a wrong or obsolete event: appends a retraction (kept in the chain); the event then leaves " + ToolGetResumeContext + " and " + ToolSearchMemory + "."
+}
+
 func describeVerifyChain(Limits) string {
 	return "Recompute every event hash of the memory log; returns JSON (ok, events, head_id, head_hash, break_at_id and reason when broken). " +
 		"A rewrite that recomputed every hash is caught only by expected_head."

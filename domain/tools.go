@@ -169,6 +169,14 @@ var appendEventTool = Tool{
 	},
 }
 
+var retractEventTool = Tool{
+	Name: ToolRetractEvent, Title: "Retract memory event", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeRetractEvent,
+	Args: []Arg{
+		{Name: "id", Type: ArgInteger, Required: true, Doc: "The event's id."},
+		{Name: "reason", Type: ArgString, Required: true, Doc: "Why it is wrong or obsolete."},
+	},
+}
+
 var checkpointTool = Tool{
 	Name: ToolCheckpoint, Title: "Checkpoint memory", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeCheckpoint,
 	Args: []Arg{

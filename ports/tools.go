@@ -2,7 +2,7 @@ package ports
 
 import "context"
 
-// Tools is the inbound port: the fourteen tools as the core offers them to
+// Tools is the inbound port: the fifteen tools as the core offers them to
 // driving adapters (the MCP server). Every method returns the text the
 // agent sees, or an error whose message is safe to show it (a
 // *domain.Error); every call is audited, failures included. What each tool
@@ -28,6 +28,10 @@ type Tools interface {
 	CreateView(ctx context.Context, r CreateViewRequest) (string, error)
 	// AppendEvent appends one event to the hash chain.
 	AppendEvent(ctx context.Context, content, kind string) (string, error)
+	// RetractEvent withdraws one event from what the memory tools show,
+	// for a reason that must not be blank, by appending a retraction; the
+	// event stays in the chain.
+	RetractEvent(ctx context.Context, r RetractEventRequest) (string, error)
 	// VerifyChain recomputes every hash and reports the first break; a
 	// non-empty expectedHead (a head hash kept elsewhere) must be in the chain.
 	VerifyChain(ctx context.Context, expectedHead string) (string, error)
@@ -62,6 +66,12 @@ type Tools interface {
 type ReadQueryRequest struct {
 	Query         string
 	Limit, Offset int
+}
+
+// RetractEventRequest are retract_event's arguments.
+type RetractEventRequest struct {
+	ID     int64
+	Reason string
 }
 
 // CreateViewRequest are create_view's arguments.

@@ -57,6 +57,9 @@ var calls = map[string]call{
 	domain.ToolAppendEvent: func(ctx context.Context, t ports.Tools, a args) (string, error) {
 		return t.AppendEvent(ctx, a.str("content"), a.str("kind"))
 	},
+	domain.ToolRetractEvent: func(ctx context.Context, t ports.Tools, a args) (string, error) {
+		return t.RetractEvent(ctx, ports.RetractEventRequest{ID: int64(a.int("id")), Reason: a.str("reason")})
+	},
 	domain.ToolCheckpoint: func(ctx context.Context, t ports.Tools, a args) (string, error) {
 		return t.Checkpoint(ctx, a.str("summary"))
 	},

@@ -79,6 +79,10 @@ func (s *stubTools) AppendEvent(_ context.Context, content, kind string) (string
 	return s.record(domain.ToolAppendEvent, map[string]any{"content": content, "kind": kind})
 }
 
+func (s *stubTools) RetractEvent(_ context.Context, r ports.RetractEventRequest) (string, error) {
+	return s.record(domain.ToolRetractEvent, map[string]any{"id": int(r.ID), "reason": r.Reason})
+}
+
 func (s *stubTools) VerifyChain(_ context.Context, expectedHead string) (string, error) {
 	return s.record(domain.ToolVerifyChain, map[string]any{"expected_head": expectedHead})
 }

@@ -133,6 +133,7 @@ func (s *Server) add(tools ports.Tools, d domain.Tool, c call) {
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
 		ctx = s.sessionContext(ctx, req.Session)
+		ctx = s.provenanceContext(ctx, req) // provenance.go
 		ctx, round := s.withElicitation(ctx, req)
 		ctx, finish := withProgress(ctx, req)
 		defer finish()

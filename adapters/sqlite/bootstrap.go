@@ -123,7 +123,7 @@ func (s *Store) bootstrap(ctx context.Context) error {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return err
 	}
-	script := bootstrapSQL
+	script := bootstrapSQL + memSidesSQL // memretract.go
 	var queued int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_schema WHERE name = 'mcp_approvals'").Scan(&queued); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")

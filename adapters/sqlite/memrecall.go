@@ -66,6 +66,15 @@ func (m *MemoryRecall) Search(ctx context.Context, q domain.MemorySearch, hit fu
 		return res, m.db.connError(ctx, err)
 	}
 	res.Lag = max(0, st.maxEvent-st.idxMaxEvent)
+	sides, err := hasRetractions(ctx, conn) // memretract.go
+	if err != nil {
+		return res, m.db.connError(ctx, err)
+	}
+	if sides {
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)", q.Query.Match).Scan(&res.Retracted); err != nil {
+			return res, m.searchError(ctx, err)
+		}
+	}
 
 	exprs := []string{q.Query.All}
 	if q.Query.Match != q.Query.All {
@@ -82,7 +91,7 @@ func (m *MemoryRecall) Search(ctx context.Context, q domain.MemorySearch, hit fu
 			return res, m.searchError(ctx, err)
 		}
 		res.Matched, res.Ranked = matched, min(matched, domain.MaxRankedMatches)
-		err = rankedHits(ctx, conn, q, expr, floor, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
+		err = rankedHits(ctx, conn, q, sides, expr, floor, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
 			hits, rowids = append(hits, h), append(rowids, rowid)
 		})
 		if err != nil {
@@ -127,8 +136,8 @@ func matchWindow(ctx context.Context, conn *sql.Conn, expr string) (int64, int64
 // the events older than floor. The bound is its own arm of the query
 // (rowid >= floor, which FTS5 applies while it walks the index, and the
 // checkpoints, rowid < 0), so the older events are never scored.
-func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, expr string, floor int64, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
-	filters, fargs := hitFilters(q, seen)
+func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, sides bool, expr string, floor int64, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
+	filters, fargs := hitFilters(q, sides, seen)
 	var arms []string
 	var args []any
 	arm := func(bound string, bargs ...any) {
@@ -162,8 +171,9 @@ func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, expr
 }
 
 // hitFilters is the SQL (and its arguments) of the rows a search keeps:
-// not already found, of the kinds, session and time asked for.
-func hitFilters(q domain.MemorySearch, seen []int64) (string, []any) {
+// not already found, with sides (the file has memory_retractions) neither
+// retracted nor a retraction, of the kinds, session and time asked for.
+func hitFilters(q domain.MemorySearch, sides bool, seen []int64) (string, []any) {
 	var where string
 	var args []any
 	if len(seen) > 0 {
@@ -177,6 +187,9 @@ func hitFilters(q domain.MemorySearch, seen []int64) (string, []any) {
 		for _, k := range q.Kinds {
 			args = append(args, k)
 		}
+	}
+	if sides {
+		where += " AND f.rowid NOT IN (SELECT event_id FROM memory_retractions) AND f.rowid NOT IN (SELECT retraction_id FROM memory_retractions)"
 	}
 	if q.Session != "" {
 		where += " AND coalesce(e.session, c.session) = ?"

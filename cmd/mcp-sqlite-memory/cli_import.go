@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 var importCommand = &command{
@@ -102,6 +103,7 @@ func importInto(ctx context.Context, to string, in io.Reader, key *domain.ChainK
 	}
 	defer store.Close()
 	var end exportEnd
+	ctx = ports.WithProvenance(ctx, domain.Provenance{Transport: domain.TransportCLI, Command: "import"}) // docs/decisions.md#provenance
 	err = sqlite.NewMemoryStore(store).Import(ctx, func(rows *sqlite.MemoryRows) error {
 		var err error
 		end, err = readExport(in, rows, key)

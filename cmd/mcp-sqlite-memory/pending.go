@@ -156,6 +156,16 @@ func (p *pendingTools) AppendEvent(ctx context.Context, content, kind string) (s
 	return t.AppendEvent(ctx, content, kind)
 }
 
+// RetractEvent waits for the core, then runs the call.
+func (p *pendingTools) RetractEvent(ctx context.Context, r ports.RetractEventRequest) (string, error) {
+	t, ctx, done, err := p.wait(ctx)
+	defer done()
+	if err != nil {
+		return "", err
+	}
+	return t.RetractEvent(ctx, r)
+}
+
 // VerifyChain waits for the core, then runs the call.
 func (p *pendingTools) VerifyChain(ctx context.Context, expectedHead string) (string, error) {
 	t, ctx, done, err := p.wait(ctx)

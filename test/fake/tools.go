@@ -59,6 +59,11 @@ func (f *Tools) CreateView(context.Context, ports.CreateViewRequest) (string, er
 	return "ok", nil
 }
 
+// RetractEvent answers "ok".
+func (f *Tools) RetractEvent(context.Context, ports.RetractEventRequest) (string, error) {
+	return "ok", nil
+}
+
 // AppendEvent answers "ok".
 func (f *Tools) AppendEvent(context.Context, string, string) (string, error) { return "ok", nil }
 

@@ -1,0 +1,137 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
+)
+
+// memSidesSQL creates the memory's side tables, each keyed by event id
+// and written in the transaction of the event it describes: the
+// retractions (docs/decisions.md#retractions) and each event's provenance
+// (docs/decisions.md#provenance). They are this server's own, kept apart
+// from bootstrapSQL (the reference's script), and append-only; the chain
+// hashes neither, so a file the reference made verifies unchanged.
+const memSidesSQL = `
+CREATE TABLE IF NOT EXISTS memory_retractions (
+    event_id      INTEGER PRIMARY KEY,
+    retraction_id INTEGER NOT NULL UNIQUE,
+    reason        TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS memory_retractions_no_update BEFORE UPDATE ON memory_retractions
+    BEGIN SELECT RAISE(ABORT, 'memory_retractions is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS memory_retractions_no_delete BEFORE DELETE ON memory_retractions
+    BEGIN SELECT RAISE(ABORT, 'memory_retractions is append-only'); END;
+
+CREATE TABLE IF NOT EXISTS memory_provenance (
+    event_id       INTEGER PRIMARY KEY,
+    transport      TEXT NOT NULL,
+    client         TEXT NOT NULL,
+    client_version TEXT NOT NULL,
+    http_session   TEXT NOT NULL,
+    command        TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS memory_provenance_no_update BEFORE UPDATE ON memory_provenance
+    BEGIN SELECT RAISE(ABORT, 'memory_provenance is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS memory_provenance_no_delete BEFORE DELETE ON memory_provenance
+    BEGIN SELECT RAISE(ABORT, 'memory_provenance is append-only'); END;
+`
+
+// hiddenSQL is the condition, on memory_events' id, of the events the
+// memory tools show: neither retracted nor a retraction.
+const hiddenSQL = " AND id NOT IN (SELECT event_id FROM memory_retractions) AND id NOT IN (SELECT retraction_id FROM memory_retractions)"
+
+// hasRetractions reports whether the file has the retractions table (a
+// file no writable server of this version opened has not).
+func hasRetractions(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (bool, error) {
+	var has bool
+	err := q.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'memory_retractions')").Scan(&has)
+	return has, err
+}
+
+// recordProvenance stores where e came from (the call's
+// [ports.ProvenanceFrom]), in e's transaction; nothing when the call
+// says nothing.
+func recordProvenance(ctx context.Context, conn *sql.Conn, id int64) error {
+	p := ports.ProvenanceFrom(ctx)
+	if p.IsZero() {
+		return nil
+	}
+	_, err := conn.ExecContext(ctx,
+		"INSERT INTO memory_provenance (event_id, transport, client, client_version, http_session, command) VALUES (?, ?, ?, ?, ?, ?)",
+		id, p.Transport, p.Client, p.ClientVersion, p.HTTPSession, p.Command)
+	return err
+}
+
+// Retract appends the retraction of event target and its row of
+// memory_retractions in one write transaction.
+func (m *MemoryStore) Retract(ctx context.Context, target int64, next func(int64, string, domain.Event, *domain.Retraction) (domain.Event, domain.Retraction, error), audit ports.AuditFunc[domain.Retraction]) (domain.Retraction, error) {
+	var x domain.Retraction
+	err := m.inWrite(ctx, func(conn *sql.Conn) error {
+		var t domain.Event
+		err := conn.QueryRowContext(ctx, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id = ?", target).
+			Scan(&t.ID, &t.TS, &t.Session, &t.Kind, &t.Content, &t.PrevHash, &t.Hash)
+		if err == sql.ErrNoRows {
+			return domain.Errorf(domain.ErrNotFound, "there is no event %d; "+domain.ToolSearchMemory+" or "+domain.ToolGetResumeContext+" shows the ids of the events", target)
+		}
+		if err != nil {
+			return err
+		}
+		var prior *domain.Retraction
+		var p domain.Retraction
+		err = conn.QueryRowContext(ctx, "SELECT event_id, retraction_id, reason FROM memory_retractions WHERE event_id = ?", target).
+			Scan(&p.EventID, &p.RetractionID, &p.Reason)
+		switch {
+		case err == nil:
+			prior = &p
+		case err != sql.ErrNoRows:
+			return err
+		}
+		id, h, err := head(ctx, conn)
+		if err != nil {
+			return err
+		}
+		var e domain.Event
+		if e, x, err = next(id, h, t, prior); err != nil {
+			return err
+		}
+		if err := insertEvent(ctx, conn, e); err != nil {
+			return err
+		}
+		return insertRetraction(ctx, conn, x)
+	}, bind(audit, &x))
+	return x, err
+}
+
+func insertRetraction(ctx context.Context, conn *sql.Conn, x domain.Retraction) error {
+	_, err := conn.ExecContext(ctx, "INSERT INTO memory_retractions (event_id, retraction_id, reason) VALUES (?, ?, ?)", x.EventID, x.RetractionID, x.Reason)
+	return err
+}
+
+// Retraction returns the retraction of event id, if it has one.
+func (m *MemoryRecall) Retraction(ctx context.Context, id int64) (domain.Retraction, bool, error) {
+	var x domain.Retraction
+	if err := m.db.checkImmutable(); err != nil {
+		return x, false, err
+	}
+	has, err := hasRetractions(ctx, m.db.readers)
+	if err != nil {
+		return x, false, m.db.connError(ctx, err)
+	}
+	if !has {
+		return x, false, nil
+	}
+	err = m.db.readers.QueryRowContext(ctx, "SELECT event_id, retraction_id, reason FROM memory_retractions WHERE event_id = ?", id).
+		Scan(&x.EventID, &x.RetractionID, &x.Reason)
+	if err == sql.ErrNoRows {
+		return x, false, nil
+	}
+	if err != nil {
+		return x, false, m.db.connError(ctx, err)
+	}
+	return x, true, nil
+}
