@@ -123,7 +123,7 @@ func (s *Store) bootstrap(ctx context.Context) error {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return err
 	}
-	script := bootstrapSQL + memSidesSQL // memretract.go
+	script := bootstrapSQL
 	var queued int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_schema WHERE name = 'mcp_approvals'").Scan(&queued); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
@@ -142,6 +142,10 @@ func (s *Store) bootstrap(ctx context.Context) error {
 	if s.indexRebuilt, err = syncIndex(ctx, conn); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: build the memory search index: %s", s.name, s.scrub(err.Error()))
+	}
+	if err := bootstrapSides(ctx, conn); err != nil { // memretract.go
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
 	}
 	if err := s.bootstrapSignatures(ctx, conn); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")

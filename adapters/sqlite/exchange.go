@@ -59,6 +59,9 @@ func (r *MemoryRows) Event(e domain.Event) error {
 	if !ok || x.EventID >= e.ID {
 		return nil
 	}
+	if err := ensureSides(r.ctx, r.conn); err != nil {
+		return err
+	}
 	_, err := r.conn.ExecContext(r.ctx, "INSERT OR IGNORE INTO memory_retractions (event_id, retraction_id, reason) VALUES (?, ?, ?)", x.EventID, x.RetractionID, x.Reason)
 	return err
 }

@@ -13,7 +13,10 @@ import (
 // retractions (docs/decisions.md#retractions) and each event's provenance
 // (docs/decisions.md#provenance). They are this server's own, kept apart
 // from bootstrapSQL (the reference's script), and append-only; the chain
-// hashes neither, so a file the reference made verifies unchanged.
+// hashes neither, so a file the reference made verifies unchanged. Like
+// the signature table they are made where they are needed, by the first
+// write that records a row (ensureSides), so a file only opened keeps the
+// reference's schema.
 const memSidesSQL = `
 CREATE TABLE IF NOT EXISTS memory_retractions (
     event_id      INTEGER PRIMARY KEY,
@@ -28,10 +31,10 @@ CREATE TRIGGER IF NOT EXISTS memory_retractions_no_delete BEFORE DELETE ON memor
 CREATE TABLE IF NOT EXISTS memory_provenance (
     event_id       INTEGER PRIMARY KEY,
     transport      TEXT NOT NULL,
-    client         TEXT NOT NULL,
-    client_version TEXT NOT NULL,
-    http_session   TEXT NOT NULL,
-    command        TEXT NOT NULL
+    client         TEXT,
+    client_version TEXT,
+    http_session   TEXT,
+    command        TEXT
 );
 CREATE TRIGGER IF NOT EXISTS memory_provenance_no_update BEFORE UPDATE ON memory_provenance
     BEGIN SELECT RAISE(ABORT, 'memory_provenance is append-only'); END;
@@ -42,6 +45,37 @@ CREATE TRIGGER IF NOT EXISTS memory_provenance_no_delete BEFORE DELETE ON memory
 // hiddenSQL is the condition, on memory_events' id, of the events the
 // memory tools show: neither retracted nor a retraction.
 const hiddenSQL = " AND id NOT IN (SELECT event_id FROM memory_retractions) AND id NOT IN (SELECT retraction_id FROM memory_retractions)"
+
+// bootstrapSides runs memSidesSQL, in bootstrap's transaction, when the
+// file has either table already, so a trigger --repair-server-objects
+// dropped is made again.
+func bootstrapSides(ctx context.Context, conn *sql.Conn) error {
+	var has bool
+	if err := conn.QueryRowContext(ctx,
+		"SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name IN ('memory_retractions', 'memory_provenance'))").Scan(&has); err != nil {
+		return err
+	}
+	if !has {
+		return nil
+	}
+	_, err := conn.ExecContext(ctx, memSidesSQL)
+	return err
+}
+
+// ensureSides makes the side tables in conn's write transaction when the
+// file lacks them (one lookup in sqlite_schema otherwise).
+func ensureSides(ctx context.Context, conn *sql.Conn) error {
+	var n int
+	if err := conn.QueryRowContext(ctx,
+		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('memory_retractions', 'memory_provenance')").Scan(&n); err != nil {
+		return err
+	}
+	if n == 2 {
+		return nil
+	}
+	_, err := conn.ExecContext(ctx, memSidesSQL)
+	return err
+}
 
 // hasRetractions reports whether the file has the retractions table (a
 // file no writable server of this version opened has not).
@@ -61,8 +95,11 @@ func recordProvenance(ctx context.Context, conn *sql.Conn, id int64) error {
 	if p.IsZero() {
 		return nil
 	}
+	if err := ensureSides(ctx, conn); err != nil {
+		return err
+	}
 	_, err := conn.ExecContext(ctx,
-		"INSERT INTO memory_provenance (event_id, transport, client, client_version, http_session, command) VALUES (?, ?, ?, ?, ?, ?)",
+		"INSERT INTO memory_provenance (event_id, transport, client, client_version, http_session, command) VALUES (?, ?, nullif(?, ''), nullif(?, ''), nullif(?, ''), nullif(?, ''))",
 		id, p.Transport, p.Client, p.ClientVersion, p.HTTPSession, p.Command)
 	return err
 }
@@ -79,6 +116,9 @@ func (m *MemoryStore) Retract(ctx context.Context, target int64, next func(int64
 			return domain.Errorf(domain.ErrNotFound, "there is no event %d; "+domain.ToolSearchMemory+" or "+domain.ToolGetResumeContext+" shows the ids of the events", target)
 		}
 		if err != nil {
+			return err
+		}
+		if err := ensureSides(ctx, conn); err != nil {
 			return err
 		}
 		var prior *domain.Retraction
