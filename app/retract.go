@@ -28,13 +28,17 @@ func (s *Service) RetractEvent(ctx context.Context, r ports.RetractEventRequest)
 				sp.detail = append(sp.detail, domain.Detail{{Key: "redacted", Value: redactedKinds(redacted)}}...)
 			}
 		}
-		x, err := s.d.Memory.Retract(ctx, r.ID, func(id int64, hash string, target domain.Event, retracted *domain.Retraction) (domain.Event, domain.Retraction, error) {
-			return domain.NewRetraction(id, hash, ts, sp.session, target, retracted, reason)
+		x, appended, err := s.d.Memory.Retract(ctx, r.ID, func(id int64, hash string, target domain.Event) (domain.Event, domain.Retraction, error) {
+			return domain.NewRetraction(id, hash, ts, sp.session, target, reason)
 		}, sealWith(s.auditMemory, sp, describe))
 		if err != nil {
 			return "", err
 		}
 		describe(x)
+		if !appended {
+			sp.setRows(0)
+			return "ok: event " + itoa64(x.EventID) + " was already retracted by event " + itoa64(x.RetractionID) + " (" + x.Reason + "); nothing appended", nil
+		}
 		return redactionAnswer("ok: event "+itoa64(x.EventID)+" retracted by event "+itoa64(x.RetractionID)+"; it stays in the chain", "reason", redacted), nil
 	})
 }

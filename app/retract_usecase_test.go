@@ -65,7 +65,6 @@ func TestRetractEventRefusals(t *testing.T) {
 		{"unknown id", ports.RetractEventRequest{ID: 99, Reason: "x"}, domain.ErrNotFound, "there is no event 99"},
 		{"id zero", ports.RetractEventRequest{ID: 0, Reason: "x"}, domain.ErrInvalidArgument, domain.ToolSearchMemory},
 		{"blank reason", ports.RetractEventRequest{ID: 1, Reason: "  "}, domain.ErrInvalidArgument, "say why event 1"},
-		{"again", ports.RetractEventRequest{ID: 1, Reason: "x"}, domain.ErrConflict, "already retracted (by event 4: first)"},
 		{"a seal", ports.RetractEventRequest{ID: seal.ID, Reason: "x"}, domain.ErrInvalidArgument, "seal or marker"},
 		{"a retraction", ports.RetractEventRequest{ID: 4, Reason: "x"}, domain.ErrInvalidArgument, "is a retraction"},
 	} {
@@ -77,6 +76,16 @@ func TestRetractEventRefusals(t *testing.T) {
 	last := w.db.Entries()[len(w.db.Entries())-1]
 	assert.Equal(t, domain.ToolRetractEvent, last.Tool, "refusals are audited")
 	assert.False(t, last.OK)
+
+	// Retracting again is answered, and appends nothing: a retry is safe.
+	n := len(w.db.Memory.Chain)
+	out, err := w.svc.RetractEvent(ctx, ports.RetractEventRequest{ID: 1, Reason: "other"})
+	require.NoError(t, err)
+	assert.Equal(t, "ok: event 1 was already retracted by event 4 (first); nothing appended", out)
+	assert.Len(t, w.db.Memory.Chain, n)
+	last = w.db.Entries()[len(w.db.Entries())-1]
+	assert.Equal(t, domain.ToolRetractEvent, last.Tool, "audited")
+	assert.True(t, last.OK)
 }
 
 func TestAppendEventRefusesTheRetractionKind(t *testing.T) {

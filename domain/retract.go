@@ -56,20 +56,16 @@ func ParseRetraction(e Event) (r Retraction, ok bool) {
 }
 
 // NewRetraction validates a retraction of target for reason and builds the
-// event that follows the head (headID, headHash). retracted is target's
-// own retraction when it has one already.
+// event that follows the head (headID, headHash).
 //
 // Errors: [ErrInvalidArgument] for a blank reason, or a target that is a
 // retraction, a checkpoint's seal or the seal marker (they are the
-// server's bookkeeping, not memory); [ErrConflict] when target is retracted
-// already.
-func NewRetraction(headID int64, headHash, ts, session string, target Event, retracted *Retraction, reason string) (Event, Retraction, error) {
+// server's bookkeeping, not memory).
+func NewRetraction(headID int64, headHash, ts, session string, target Event, reason string) (Event, Retraction, error) {
 	reason = StripSpace(reason)
 	switch {
 	case reason == "":
 		return Event{}, Retraction{}, Errorf(ErrInvalidArgument, "reason must not be blank: say why event %d is withdrawn (it is kept in the chain)", target.ID)
-	case retracted != nil:
-		return Event{}, Retraction{}, Errorf(ErrConflict, "event %d is already retracted (by event %d: %s); nothing to do", target.ID, retracted.RetractionID, retracted.Reason)
 	case target.Kind == RetractionKind:
 		return Event{}, Retraction{}, Errorf(ErrInvalidArgument, "event %d is a retraction, which cannot be retracted; append a new event with %s if the retracted event still holds", target.ID, ToolAppendEvent)
 	case MarksSealing(target):

@@ -13,7 +13,7 @@ import (
 func TestRetractionRoundTripsThroughItsContent(t *testing.T) {
 	target, err := domain.NewEvent(0, domain.Genesis, "2026-12-01T10:00:00.000Z", "s", "note", "the API key is abc")
 	require.NoError(t, err)
-	e, x, err := domain.NewRetraction(target.ID, target.Hash, "2026-12-01T10:01:00.000Z", "s", target, nil, "  wrong: the key was rotated ")
+	e, x, err := domain.NewRetraction(target.ID, target.Hash, "2026-12-01T10:01:00.000Z", "s", target, "  wrong: the key was rotated ")
 	require.NoError(t, err)
 	assert.Equal(t, domain.RetractionKind, e.Kind)
 	assert.Equal(t, "retracts event 1: wrong: the key was rotated", e.Content)
@@ -40,17 +40,15 @@ func TestRetractionRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		target domain.Event
-		prior  *domain.Retraction
 		reason string
 		kind   error
 		says   string
 	}{
-		{"blank reason", note, nil, " \n", domain.ErrInvalidArgument, "reason must not be blank"},
-		{"already retracted", note, &domain.Retraction{EventID: 4, RetractionID: 5, Reason: "y"}, "z", domain.ErrConflict, "already retracted (by event 5: y); nothing to do"},
-		{"a retraction", retraction, nil, "z", domain.ErrInvalidArgument, "append a new event with " + domain.ToolAppendEvent},
-		{"the marker", marker, nil, "z", domain.ErrInvalidArgument, "write a new " + domain.ToolCheckpoint},
+		{"blank reason", note, " \n", domain.ErrInvalidArgument, "reason must not be blank"},
+		{"a retraction", retraction, "z", domain.ErrInvalidArgument, "append a new event with " + domain.ToolAppendEvent},
+		{"the marker", marker, "z", domain.ErrInvalidArgument, "write a new " + domain.ToolCheckpoint},
 	} {
-		_, _, err := domain.NewRetraction(9, domain.Genesis, "ts", "s", tc.target, tc.prior, tc.reason)
+		_, _, err := domain.NewRetraction(9, domain.Genesis, "ts", "s", tc.target, tc.reason)
 		assert.True(t, errors.Is(err, tc.kind), "%s: %v", tc.name, err)
 		if assert.Error(t, err, tc.name) {
 			assert.Contains(t, err.Error(), tc.says, tc.name)

@@ -106,8 +106,9 @@ func recordProvenance(ctx context.Context, conn *sql.Conn, id int64) error {
 
 // Retract appends the retraction of event target and its row of
 // memory_retractions in one write transaction.
-func (m *MemoryStore) Retract(ctx context.Context, target int64, next func(int64, string, domain.Event, *domain.Retraction) (domain.Event, domain.Retraction, error), audit ports.AuditFunc[domain.Retraction]) (domain.Retraction, error) {
+func (m *MemoryStore) Retract(ctx context.Context, target int64, next func(int64, string, domain.Event) (domain.Event, domain.Retraction, error), audit ports.AuditFunc[domain.Retraction]) (domain.Retraction, bool, error) {
 	var x domain.Retraction
+	var prior bool
 	err := m.inWrite(ctx, func(conn *sql.Conn) error {
 		var t domain.Event
 		err := conn.QueryRowContext(ctx, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id = ?", target).
@@ -121,13 +122,12 @@ func (m *MemoryStore) Retract(ctx context.Context, target int64, next func(int64
 		if err := ensureSides(ctx, conn); err != nil {
 			return err
 		}
-		var prior *domain.Retraction
-		var p domain.Retraction
 		err = conn.QueryRowContext(ctx, "SELECT event_id, retraction_id, reason FROM memory_retractions WHERE event_id = ?", target).
-			Scan(&p.EventID, &p.RetractionID, &p.Reason)
+			Scan(&x.EventID, &x.RetractionID, &x.Reason)
 		switch {
 		case err == nil:
-			prior = &p
+			prior = true
+			return errRetracted // rolls back: nothing to write
 		case err != sql.ErrNoRows:
 			return err
 		}
@@ -136,7 +136,7 @@ func (m *MemoryStore) Retract(ctx context.Context, target int64, next func(int64
 			return err
 		}
 		var e domain.Event
-		if e, x, err = next(id, h, t, prior); err != nil {
+		if e, x, err = next(id, h, t); err != nil {
 			return err
 		}
 		if err := insertEvent(ctx, conn, e); err != nil {
@@ -144,8 +144,15 @@ func (m *MemoryStore) Retract(ctx context.Context, target int64, next func(int64
 		}
 		return insertRetraction(ctx, conn, x)
 	}, bind(audit, &x))
-	return x, err
+	if prior && err == errRetracted {
+		return x, false, nil
+	}
+	return x, err == nil, err
 }
+
+// errRetracted ends the transaction of a retraction whose target is
+// retracted already; Retract does not return it.
+var errRetracted = domain.Errorf(domain.ErrConflict, "retracted already")
 
 func insertRetraction(ctx context.Context, conn *sql.Conn, x domain.Retraction) error {
 	_, err := conn.ExecContext(ctx, "INSERT INTO memory_retractions (event_id, retraction_id, reason) VALUES (?, ?, ?)", x.EventID, x.RetractionID, x.Reason)

@@ -8,13 +8,14 @@ import (
 )
 
 // Retract appends the retraction of event target, as the SQLite store
-// does: the event must exist, next decides the rest, and the retraction
-// is kept in Retractions beside the chain.
-func (m *Memory) Retract(ctx context.Context, target int64, next func(int64, string, domain.Event, *domain.Retraction) (domain.Event, domain.Retraction, error), audit ports.AuditFunc[domain.Retraction]) (domain.Retraction, error) {
+// does: the event must exist, one retracted already is left as it is,
+// next decides the rest, and the retraction is kept in Retractions beside
+// the chain.
+func (m *Memory) Retract(ctx context.Context, target int64, next func(int64, string, domain.Event) (domain.Event, domain.Retraction, error), audit ports.AuditFunc[domain.Retraction]) (domain.Retraction, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.check(ctx); err != nil {
-		return domain.Retraction{}, err
+		return domain.Retraction{}, false, err
 	}
 	var t *domain.Event
 	for i := range m.Chain {
@@ -23,18 +24,21 @@ func (m *Memory) Retract(ctx context.Context, target int64, next func(int64, str
 		}
 	}
 	if t == nil {
-		return domain.Retraction{}, domain.Errorf(domain.ErrNotFound, "there is no event %d", target)
+		return domain.Retraction{}, false, domain.Errorf(domain.ErrNotFound, "there is no event %d", target)
+	}
+	if x := m.retraction(target); x != nil {
+		return *x, false, nil
 	}
 	id, hash := m.head()
-	e, x, err := next(id, hash, *t, m.retraction(target))
+	e, x, err := next(id, hash, *t)
 	if err != nil {
-		return domain.Retraction{}, err
+		return domain.Retraction{}, false, err
 	}
 	m.Chain = append(m.Chain, e)
 	m.Retractions = append(m.Retractions, x)
 	m.sign()
 	seal(m.Log, audit, x)
-	return x, nil
+	return x, true, nil
 }
 
 // retraction is event id's retraction, nil when it has none.
