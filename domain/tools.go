@@ -59,7 +59,7 @@ var listTablesTool = Tool{
 	Name: ToolListTables, Title: "List tables", Tier: TierRead, Table: true, Describe: describeListTables,
 	Args: []Arg{
 		{Name: "include_row_counts", Type: ArgBoolean, Default: fixed(true),
-			Doc: "Count each table's rows (a scan each); false on a large database."},
+			Doc: "Count each table's rows (a scan each)."},
 	},
 }
 
@@ -74,7 +74,7 @@ var describeTableTool = Tool{
 var getSchemaTool = Tool{
 	Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
 	Args: []Arg{
-		{Name: "include_system", Type: ArgBoolean, Default: fixed(false),
+		{Name: "include_system", Type: ArgBoolean,
 			Doc: "Also show the server's (and Litestream's) objects."},
 	},
 }
@@ -92,8 +92,8 @@ var searchTextTool = Tool{
 		{Name: "key_column", Type: ArgString,
 			Doc: "Row key column; default rowid (required for views)."},
 		ArgSearchLimit,
-		{Name: "ignore_case", Type: ArgBoolean, Default: fixed(false), Doc: "Ignore letter case."},
-		{Name: "fixed_strings", Type: ArgBoolean, Default: fixed(false), Doc: "Pattern is a literal, not a regex."},
+		{Name: "ignore_case", Type: ArgBoolean, Doc: "Ignore letter case."},
+		{Name: "fixed_strings", Type: ArgBoolean, Doc: "Pattern is a literal, not a regex."},
 		ArgContextChars,
 	},
 }
@@ -102,7 +102,7 @@ var verifyChainTool = Tool{
 	Name: ToolVerifyChain, Title: "Verify memory chain", Tier: TierRead, Memory: true, Describe: describeVerifyChain,
 	Args: []Arg{
 		{Name: "expected_head", Type: ArgString,
-			Doc: "A head_hash from an earlier call, kept outside the database: the chain must still contain it."},
+			Doc: "A head_hash kept outside the database: the chain must still contain it (catches a full rewrite)."},
 	},
 }
 
@@ -119,10 +119,10 @@ var searchMemoryTool = Tool{
 	Name: ToolSearchMemory, Title: "Search memory", Tier: TierRead, Memory: true, Table: true, Describe: describeSearchMemory,
 	Args: []Arg{
 		{Name: "query", Type: ArgString, Required: true,
-			Doc: "Words, e.g. 'migration rollback'; \"a phrase\" in order, word* as a prefix; no other syntax."},
+			Doc: "Words; \"a phrase\", word* prefix; no other syntax."},
 		{Name: "kinds", Type: ArgStrings, Doc: "Only these event kinds; 'checkpoint' for summaries."},
 		{Name: "session", Type: ArgString, Doc: "Only what this session id wrote."},
-		{Name: "since", Type: ArgString, Doc: "Only what was written at or after this UTC date or time, e.g. 2026-09-13."},
+		{Name: "since", Type: ArgString, Doc: "Only what was written since this UTC date or time, e.g. 2026-09-13."},
 		ArgMemoryLimit,
 	},
 }
@@ -141,7 +141,7 @@ var destructiveQueryTool = Tool{
 		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One SQL statement."},
 		{Name: "reason", Type: ArgString, Required: true,
-			Doc: "Why, in a sentence; shown to the user and kept in the audit log."},
+			Doc: "Why; shown to the user and audited."},
 	},
 }
 
@@ -154,8 +154,8 @@ var createViewTool = Tool{
 			Doc: "The SELECT the view runs."},
 		{Name: "description", Type: ArgString,
 			Doc: "What the view answers, in one line."},
-		{Name: "replace", Type: ArgBoolean, Default: fixed(false),
-			Doc: "Redefine an existing view (its old SQL stays in query_log)."},
+		{Name: "replace", Type: ArgBoolean,
+			Doc: "Redefine an existing view."},
 	},
 }
 
