@@ -13,8 +13,10 @@ import (
 )
 
 // BenchmarkToolAllocs reports allocs/op and B/op (and the time) of each of
-// the 14 tools through the core: app and the adapters, each call's audit
-// row included, no MCP SDK. The bench command prints them.
+// 14 tools through the core: app and the adapters, each call's audit row
+// included, no MCP SDK. The bench command prints them. retract_event is
+// not among them: it retracts an event once, and repeated on the same
+// event it only looks it up.
 func BenchmarkToolAllocs(b *testing.B) {
 	limits := domain.DefaultLimits()
 	limits.Snapshots = 2
