@@ -13,10 +13,10 @@ import (
 )
 
 // BenchmarkToolAllocs reports allocs/op and B/op (and the time) of each of
-// 14 tools through the core: app and the adapters, each call's audit row
-// included, no MCP SDK. The bench command prints them. retract_event is
-// not among them: it retracts an event once, and repeated on the same
-// event it only looks it up.
+// the 15 tools through the core: app and the adapters, each call's audit
+// row included, no MCP SDK. The bench command prints them. An event is
+// retracted once, so retract_event's figure is an append_event and the
+// retraction of that event.
 func BenchmarkToolAllocs(b *testing.B) {
 	limits := domain.DefaultLimits()
 	limits.Snapshots = 2
@@ -46,6 +46,17 @@ func BenchmarkToolAllocs(b *testing.B) {
 			return t.CreateView(ctx, ports.CreateViewRequest{Name: "cheap_items", SelectSQL: "SELECT id, name FROM items WHERE price < 10", Description: "cheap", Replace: true})
 		}},
 		{"append_event", func(i int) (string, error) { return t.AppendEvent(ctx, fmt.Sprintf("note %d", i), "note") }},
+		{"retract_event", func(i int) (string, error) {
+			out, err := t.AppendEvent(ctx, fmt.Sprintf("mistake %d", i), "note")
+			if err != nil {
+				return "", err
+			}
+			var id int64
+			if _, err := fmt.Sscanf(out, "ok: event %d appended", &id); err != nil {
+				return "", err
+			}
+			return t.RetractEvent(ctx, ports.RetractEventRequest{ID: id, Reason: "benchmark"})
+		}},
 		{"verify_chain", func(int) (string, error) { return t.VerifyChain(ctx, "") }},
 		{"checkpoint", func(i int) (string, error) { return t.Checkpoint(ctx, fmt.Sprintf("summary %d", i)) }},
 		{"get_resume_context", func(int) (string, error) {
