@@ -182,3 +182,42 @@ func (m *MemoryRecall) Retraction(ctx context.Context, id int64) (domain.Retract
 	}
 	return x, true, nil
 }
+
+// Provenances calls fn for the provenance of every event at or before
+// upTo that has one, in event order (the export command); nothing for a
+// file without the table.
+func (m *MemoryStore) Provenances(ctx context.Context, upTo int64, fn func(id int64, p domain.Provenance) error) error {
+	var has bool
+	if err := m.db.readers.QueryRowContext(ctx,
+		"SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'memory_provenance')").Scan(&has); err != nil {
+		return m.db.connError(ctx, err)
+	}
+	if !has {
+		return nil
+	}
+	rows, err := m.db.readers.QueryContext(ctx,
+		"SELECT event_id, transport, coalesce(client, ''), coalesce(client_version, ''), coalesce(http_session, ''), coalesce(command, '') FROM memory_provenance WHERE event_id <= ? ORDER BY event_id", upTo)
+	if err != nil {
+		return m.db.connError(ctx, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var p domain.Provenance
+		if err := rows.Scan(&id, &p.Transport, &p.Client, &p.ClientVersion, &p.HTTPSession, &p.Command); err != nil {
+			return m.db.connError(ctx, err)
+		}
+		if err := fn(id, p); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m.db.connError(ctx, err)
+	}
+	return nil
+}
+
+// Provenance stores event id's provenance as the export gives it.
+func (r *MemoryRows) Provenance(id int64, p domain.Provenance) error {
+	return recordProvenance(ports.WithProvenance(r.ctx, p), r.conn, id)
+}
