@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // toolResult is one tool call's outcome as the CLI prints it with --json:
@@ -35,6 +37,9 @@ func callTool(ctx context.Context, cfg Config, stderr io.Writer, name string, ar
 		return toolResult{}, err
 	}
 	defer w.Close()
+	// What the call appends records that the command line wrote it
+	// (docs/decisions.md#provenance), not the in-process client.
+	ctx = ports.WithProvenance(ctx, domain.Provenance{Transport: domain.TransportCLI, Command: "call " + name})
 	res, err := callOver(ctx, cfg, w, name, args)
 	if err != nil {
 		return toolResult{}, err
