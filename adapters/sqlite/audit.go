@@ -327,16 +327,16 @@ func (st *auditStmts) close() {
 	st.closers = nil
 }
 
-// SQLite's own busy handler sleeps 1, 2, 5, 10, 15 ms ... between tries:
-// with several server processes on one file, whose audit commits hold the
-// write lock for a tenth of a millisecond, most of that sleep is lost.
-// retryBusy tries again after a short yield first (busySpins tries of
-// busySpin, doubling), then every busySleep: the shortest sleep Go
-// offers on every platform.
+// SQLite's own busy handler sleeps 1, 2, 5, 10, 15 ms ... between tries,
+// while another server's audit commit holds the write lock for about a
+// tenth of a millisecond. retryBusy yields once, then tries every
+// busySleep (the shortest sleep Go offers on every platform), and every
+// busySlowSleep after busyFastTries: no spinning, which would take the
+// core the lock's holder needs on a small machine.
 const (
-	busySpins = 3
-	busySpin  = 25 * time.Microsecond
-	busySleep = time.Millisecond
+	busyFastTries = 16
+	busySleep     = time.Millisecond
+	busySlowSleep = 5 * time.Millisecond
 )
 
 // retryBusy runs f until it does not fail on another program's write lock
@@ -347,13 +347,14 @@ func retryBusy(deadline time.Time, f func() error) error {
 		if err == nil || !isBusy(err) || !time.Now().Before(deadline) {
 			return err
 		}
-		if i < busySpins {
-			for end := time.Now().Add(busySpin << i); time.Now().Before(end); {
-				runtime.Gosched()
-			}
-			continue
+		switch {
+		case i == 0:
+			runtime.Gosched()
+		case i < busyFastTries:
+			time.Sleep(min(busySleep, time.Until(deadline)))
+		default:
+			time.Sleep(min(busySlowSleep, time.Until(deadline)))
 		}
-		time.Sleep(min(busySleep, time.Until(deadline)))
 	}
 }
 
