@@ -249,12 +249,16 @@ func sideBySide(ctx context.Context, c stdioConfig, log io.Writer) (map[string]r
 	if err != nil {
 		return nil, nil, err
 	}
+	// --max-sessions above the clients at once: the SDK's client speaks
+	// the stateless era, whose requests in flight this server bounds by
+	// it (16 by default), and a client sends its next call as soon as it
+	// reads an answer, before the slot of that answer is given back.
 	hts := []httpTarget{
-		{name: oursName, argv: []string{filepath.Join(dir, "mcp-sqlite-memory"), "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304"}},
+		{name: oursName, argv: []string{filepath.Join(dir, "mcp-sqlite-memory"), "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}},
 		{name: floorName, floor: true, argv: []string{filepath.Join(dir, "noop"), "-http", "{addr}"}},
 	}
 	if bin := os.Getenv(baselineEnv); bin != "" {
-		hts = append(hts, httpTarget{name: baselineName, argv: []string{bin, "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304"}})
+		hts = append(hts, httpTarget{name: baselineName, argv: []string{bin, "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}})
 	}
 	samples, err := httpRun(ctx, hts, db, c, log)
 	if err != nil {
