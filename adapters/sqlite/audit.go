@@ -76,9 +76,8 @@ type committer struct {
 	queue   []*pendingRow
 	running bool
 
-	// conn is the committer's own connection and st its compiled
-	// statements on the driver connection under it, opened on first use;
-	// only the goroutine committing touches them.
+	// conn and its compiled statements, opened on first use; only the
+	// goroutine committing touches them.
 	conn *sql.Conn
 	st   *auditStmts
 }
@@ -256,21 +255,21 @@ func prepareAudit(dc any) (*auditStmts, error) {
 		return nil, errors.New("the SQLite driver connection cannot prepare statements")
 	}
 	st := &auditStmts{args: make([]driver.NamedValue, 9)}
-	for _, p := range []struct {
-		dst *driver.StmtExecContext
-		sql string
-	}{{&st.insert, auditInsert}, {&st.begin, "BEGIN IMMEDIATE"}, {&st.commit, "COMMIT"}, {&st.rollback, "ROLLBACK"}} {
-		ds, err := pc.PrepareContext(context.Background(), p.sql)
+	for _, q := range []string{auditInsert, "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"} {
+		ds, err := pc.PrepareContext(context.Background(), q)
+		if err == nil {
+			st.closers = append(st.closers, ds)
+			if _, ok = ds.(driver.StmtExecContext); !ok {
+				err = errors.New("the SQLite driver statement cannot execute with a context")
+			}
+		}
 		if err != nil {
 			st.close()
 			return nil, err
 		}
-		st.closers = append(st.closers, ds)
-		if *p.dst, ok = ds.(driver.StmtExecContext); !ok {
-			st.close()
-			return nil, errors.New("the SQLite driver statement cannot execute with a context")
-		}
 	}
+	x := func(i int) driver.StmtExecContext { return st.closers[i].(driver.StmtExecContext) }
+	st.insert, st.begin, st.commit, st.rollback = x(0), x(1), x(2), x(3)
 	h.SetBusyTimeout(0)
 	return st, nil
 }
@@ -292,8 +291,7 @@ func (st *auditStmts) write(batch []*pendingRow, deadline time.Time) error {
 	return st.exec(st.commit, domain.AuditEntry{})
 }
 
-// exec runs one statement: the insert with e's arguments, the others with
-// none.
+// exec runs x: the insert with e's arguments, the others with none.
 func (st *auditStmts) exec(x driver.StmtExecContext, e domain.AuditEntry) error {
 	var args []driver.NamedValue
 	if x == st.insert {
@@ -327,12 +325,10 @@ func (st *auditStmts) close() {
 	st.closers = nil
 }
 
-// SQLite's own busy handler sleeps 1, 2, 5, 10, 15 ms ... between tries,
-// while another server's audit commit holds the write lock for about a
-// tenth of a millisecond. retryBusy yields once, then tries every
-// busySleep (the shortest sleep Go offers on every platform), and every
-// busySlowSleep after busyFastTries: no spinning, which would take the
-// core the lock's holder needs on a small machine.
+// retryBusy's steps. SQLite's own busy handler sleeps 1, 2, 5, 10 ms ...
+// while another server's commit holds the lock for a tenth of that; 1 ms
+// is the shortest sleep Go offers everywhere; no spinning, which would
+// take the core the lock's holder needs (docs/decisions.md#audit-commit-path).
 const (
 	busyFastTries = 16
 	busySleep     = time.Millisecond
