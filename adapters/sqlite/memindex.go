@@ -14,6 +14,9 @@ import (
 // and of each checkpoint's summary under minus its id. It is kept apart
 // from bootstrapSQL, which stays the reference's script byte for byte; a
 // file the reference made gains the index at its first writable open.
+// Package memory adds each event's and checkpoint's row in the
+// transaction that stores it (adapters/sqlite/memory/index.go); the Store
+// creates the index and rebuilds it here.
 const memIndexSQL = `CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');`
 
 // indexState is what the index holds against what it should hold: the
