@@ -16,8 +16,8 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
-// childEnvBase is every child's allow-list, as README's Security section
-// lists it; the shell of the fake children adds PWD, SHLVL and _ itself.
+// childEnvBase is every child's allow-list, as
+// docs/decisions.md#child-processes lists it; the shell of the fake children adds PWD, SHLVL and _ itself.
 var childEnvBase = []string{"PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TMP", "TEMP", "TZ", "LANG", "LC_*",
 	"SYSTEMROOT", "WINDIR", "SYSTEMDRIVE", "COMSPEC", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA",
 	"PWD", "SHLVL", "_"}
