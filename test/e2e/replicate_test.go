@@ -222,8 +222,9 @@ func TestReplicateFileKillRestore(t *testing.T) {
 		assert.True(t, ids[id], "event %d of the batches is in the replica", id)
 	}
 	missing := 0
+	covered := slack.Of(2 * replInterval) // two sync intervals, at this machine's load
 	for id, at := range acked {
-		if killedAt.Sub(at) > 2*replInterval {
+		if killedAt.Sub(at) > covered {
 			assert.True(t, ids[id], "event %d, acknowledged %s before the kill, is in the replica", id, killedAt.Sub(at))
 		} else if !ids[id] {
 			missing++
