@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // childEnvBase is every child's allow-list, as
@@ -43,7 +44,7 @@ func childEnvOf(t *testing.T, script string) []string {
 		var err error
 		data, err = os.ReadFile(script + ".env")
 		return err == nil
-	}, 10*time.Second, 10*time.Millisecond, "the child never ran")
+	}, slack.Of(10*time.Second), 10*time.Millisecond, "the child never ran")
 	return strings.Split(strings.TrimSpace(string(data)), "\n")
 }
 
