@@ -19,6 +19,9 @@ func (s *Service) AppendEvent(ctx context.Context, r domain.AppendEventRequest) 
 		if domain.LooksLikeSeal(kind, content) {
 			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind 'checkpoint' that read like a checkpoint's seal are written only by the "+domain.ToolCheckpoint+" tool; use the "+domain.ToolCheckpoint+" tool, or another kind or wording")
 		}
+		if domain.NormalizeKind(kind) == domain.RetractionKind {
+			return "", domain.Errorf(domain.ErrInvalidArgument, "events of kind '"+domain.RetractionKind+"' are written only by the "+domain.ToolRetractEvent+" tool; use it to withdraw an event, or pick another kind")
+		}
 		ts := domain.FormatTS(s.d.Clock.Now())
 		describe := func(e domain.Event) {
 			sp.setRows(1)
@@ -142,7 +145,7 @@ func (s *Service) resume(ctx context.Context, sp *span, r domain.GetResumeContex
 	}
 	out := domain.RenderResume(domain.ResumeInput{
 		Checkpoint: st.Checkpoint, Anchored: st.Anchored, Coverage: st.Coverage, Chain: chain,
-		Total: st.Total, Events: st.Events,
+		Total: st.Total, Retracted: st.Retracted, Events: st.Events,
 		MaxBytes: r.MaxBytes, MaxCellChars: s.limits.MaxCellChars,
 	})
 	var cp any
@@ -153,6 +156,9 @@ func (s *Service) resume(ctx context.Context, sp *span, r domain.GetResumeContex
 	sp.detail = domain.Detail{
 		{Key: "checkpoint_id", Value: cp}, {Key: "chain_ok", Value: chain.OK},
 		{Key: "excluded", Value: exclude}, {Key: "dropped", Value: out.Dropped},
+	}
+	if st.Retracted > 0 {
+		sp.detail = append(sp.detail, domain.Detail{{Key: "retracted", Value: st.Retracted}}...)
 	}
 	return out.Text, nil
 }

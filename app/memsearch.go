@@ -37,12 +37,18 @@ func (s *Service) searchMemory(ctx context.Context, sp *span, r domain.SearchMem
 		out += "\n# " + strconv.FormatInt(res.Matched, 10) + " events match; the newest " + strconv.FormatInt(res.Ranked, 10) +
 			" (and every checkpoint) were ranked: add a rarer word, or pass since or kinds, to reach older ones"
 	}
+	if res.Retracted > 0 {
+		out += "\n# " + domain.RetractedLine(int(res.Retracted)) + " (" + domain.ToolRetractEvent + " withdrew them)"
+	}
 	if res.Lag > 0 {
 		out += "\n# " + strconv.FormatInt(res.Lag, 10) + " newer events are not in the search index yet (another program appended them); a restart of the server indexes them"
 	}
 	sp.setRows(int64(w.Rows()))
 	sp.detail = domain.Detail{{Key: "terms", Value: len(q.Query.Terms)}, {Key: "more", Value: res.More},
 		{Key: "matched", Value: res.Matched}, {Key: "ranked", Value: res.Ranked}, {Key: "index_lag", Value: res.Lag}}
+	if res.Retracted > 0 {
+		sp.detail = append(sp.detail, domain.Detail{{Key: "retracted", Value: res.Retracted}}...)
+	}
 	return out, nil
 }
 

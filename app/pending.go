@@ -132,6 +132,11 @@ func (p *Pending) AppendEvent(ctx context.Context, r domain.AppendEventRequest) 
 	return forward(ctx, p, r, ports.Tools.AppendEvent)
 }
 
+// RetractEvent waits for the core, then runs the call.
+func (p *Pending) RetractEvent(ctx context.Context, r domain.RetractEventRequest) (ports.Result, error) {
+	return forward(ctx, p, r, ports.Tools.RetractEvent)
+}
+
 // VerifyChain waits for the core, then runs the call.
 func (p *Pending) VerifyChain(ctx context.Context, r domain.VerifyChainRequest) (ports.Result, error) {
 	return forward(ctx, p, r, ports.Tools.VerifyChain)

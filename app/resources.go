@@ -45,6 +45,11 @@ func (s *Service) ReadResource(ctx context.Context, uri string) (string, error) 
 			return "", err
 		}
 		sp.setRows(1)
+		if r, found, err := s.d.Recall.Retraction(ctx, e.ID); err != nil {
+			return "", err
+		} else if found {
+			return domain.RenderRetracted(e, r), nil
+		}
 		return domain.RenderEvent(e, s.limits.MaxResultBytes), nil
 	})
 }

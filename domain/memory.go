@@ -10,6 +10,10 @@ type ResumeState struct {
 	Coverage Coverage
 	// Events are the most recent events after the checkpoint, oldest first.
 	Events []Event
-	// Total counts all events after the checkpoint (kinds excluded).
+	// Total counts all events after the checkpoint (kinds excluded,
+	// retracted events and retractions left out).
 	Total int
+	// Retracted counts the retracted events after the checkpoint, which
+	// Events and Total leave out.
+	Retracted int
 }

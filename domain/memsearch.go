@@ -199,6 +199,9 @@ type MemorySearchResult struct {
 	// Matched is how many rows matched the widest expression ranked, and
 	// Ranked how many of them were ranked (Matched when every one was).
 	Matched, Ranked int64
+	// Retracted counts the retracted events that matched, which are never
+	// hits.
+	Retracted int64
 }
 
 // MemoryHit is one search_memory result.

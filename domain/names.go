@@ -3,7 +3,7 @@ package domain
 import "strings"
 
 // ServerTables are the tables the server creates and keeps append-only.
-var ServerTables = []string{"memory_events", "memory_checkpoints", "query_log", ApprovalsTable, ApprovalDecisionsTable, "memory_head_signatures"}
+var ServerTables = []string{"memory_events", "memory_checkpoints", "query_log", ApprovalsTable, ApprovalDecisionsTable, "memory_head_signatures", RetractionsTable, ProvenanceTable}
 
 // The approval queue's tables: the questions waiting for a person, and
 // the decisions on them (docs/decisions.md#confirmation). Both are

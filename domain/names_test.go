@@ -17,6 +17,8 @@ func TestServerNames(t *testing.T) {
 		{"memory_checkpoints", true, true},
 		{"query_log", true, true},
 		{"memory_head_signatures", true, true},
+		{"Memory_Retractions", true, true},
+		{"memory_provenance", true, true},
 		{"QUERY_LOG", true, true},
 		{"Memory_Events", true, true},
 		{"query_errors", false, true},
@@ -36,7 +38,8 @@ func TestServerNames(t *testing.T) {
 }
 
 func TestServerNameLists(t *testing.T) {
-	assert.Equal(t, []string{"memory_events", "memory_checkpoints", "query_log", "mcp_approvals", "mcp_approval_decisions", "memory_head_signatures"}, domain.ServerTables)
+	assert.Equal(t, []string{"memory_events", "memory_checkpoints", "query_log", "mcp_approvals", "mcp_approval_decisions", "memory_head_signatures",
+		"memory_retractions", "memory_provenance"}, domain.ServerTables)
 	assert.Equal(t, []string{"query_errors"}, domain.ServerViews)
 }
 

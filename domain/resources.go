@@ -77,7 +77,7 @@ func ParseResourceURI(uri string) (ResourceRef, error) {
 // for the clients subscribed to them.
 func ResourcesChangedBy(tool string) []string {
 	switch tool {
-	case ToolAppendEvent:
+	case ToolAppendEvent, ToolRetractEvent:
 		return []string{ResourceResume}
 	case ToolCheckpoint:
 		return []string{ResourceResume, ResourceCheckpoint}

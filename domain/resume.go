@@ -19,6 +19,9 @@ type ResumeInput struct {
 	Chain VerifyResult
 	// Total counts the events after the checkpoint, excluded kinds left out.
 	Total int
+	// Retracted counts the retracted events after the checkpoint, left
+	// out of Total and Events; the status line says how many.
+	Retracted int
 	// Events are the loaded events, oldest first: the most recent
 	// max_events of the Total.
 	Events []Event
@@ -51,7 +54,7 @@ var resumeColumns = []string{"id", "ts", "kind", "content"}
 //	# checkpoint summary cut to <n> of <m> chars; read it with ...      (only when cut)
 //	# sealed in the chain by event <n>: ... | # not sealed ... | # WARNING: ... seal ...
 //	<empty line>
-//	# <total> events since checkpoint[, showing the most recent <shown>] | <chain>
+//	# <total> events since checkpoint[, showing the most recent <shown>][, <n> retracted left out] | <chain>
 //	id,ts,kind,content
 //	<one CSV line per shown event, oldest first>
 //	# <dropped> older events dropped to fit <max_bytes> bytes; read them ... (only when dropped)
@@ -223,6 +226,10 @@ func (l resumeLayout) render(in ResumeInput) string {
 	case in.Total > len(l.rows):
 		b = append(b, ", showing the most recent "...)
 		b = strconv.AppendInt(b, int64(len(l.rows)), 10)
+	}
+	if in.Retracted > 0 {
+		b = append(b, ", "...)
+		b = append(b, RetractedLine(in.Retracted)...)
 	}
 	b = append(b, " | "...)
 	b = append(b, in.Chain.ChainSummary()...)

@@ -2,7 +2,7 @@ package domain
 
 import "strconv"
 
-// The fourteen tools' names. These constants are the only place in the
+// The fifteen tools' names. These constants are the only place in the
 // server's code that spells a tool's name (test/arch checks it): the
 // declarations (tools.go), the audit rows, the driving adapter, and every
 // text the agent reads that names a tool (descriptions, refusals, advice,
@@ -21,6 +21,7 @@ const (
 	ToolDestructiveQuery = "destructive_query"
 	ToolCreateView       = "create_view"
 	ToolAppendEvent      = "append_event"
+	ToolRetractEvent     = "retract_event"
 	ToolCheckpoint       = "checkpoint"
 	ToolSnapshot         = "snapshot"
 )
@@ -156,7 +157,8 @@ func (a Arg) Check(l Limits, v int) error {
 func Tools() []Tool {
 	return []Tool{
 		readQueryTool, listTablesTool, describeTableTool, getSchemaTool, searchTextTool, verifyChainTool, resumeTool,
-		searchMemoryTool, writeQueryTool, destructiveQueryTool, createViewTool, appendEventTool, checkpointTool, snapshotTool,
+		searchMemoryTool, writeQueryTool, destructiveQueryTool, createViewTool, appendEventTool, retractEventTool,
+		checkpointTool, snapshotTool,
 	}
 }
 

@@ -67,7 +67,7 @@ func TestToolDeclarationsHoldUnderEveryLimit(t *testing.T) {
 			}
 		}
 	}
-	assert.Len(t, seen, 14)
+	assert.Len(t, seen, 15)
 }
 
 func TestReadOnlyServersOfferTheReadTools(t *testing.T) {
@@ -77,7 +77,7 @@ func TestReadOnlyServersOfferTheReadTools(t *testing.T) {
 		}
 		return out
 	}
-	assert.Len(t, domain.OfferedTools(false, false), 14)
+	assert.Len(t, domain.OfferedTools(false, false), 15)
 	assert.Equal(t, []string{domain.ToolReadQuery, domain.ToolListTables, domain.ToolDescribeTable, domain.ToolGetSchema, domain.ToolSearchText},
 		names(domain.OfferedTools(true, false)))
 	assert.Equal(t, []string{domain.ToolReadQuery, domain.ToolListTables, domain.ToolDescribeTable, domain.ToolGetSchema, domain.ToolSearchText,

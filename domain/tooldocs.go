@@ -10,8 +10,8 @@ import "fmt"
 
 // readQueryBody is read_query's description up to what to use for writes.
 func readQueryBody(l Limits) string {
-	return fmt.Sprintf("Run one read-only SQL statement (SELECT, WITH, EXPLAIN, introspection PRAGMA); returns CSV with a '# N rows' trailer saying whether limit or the byte cap cut it and which offset reads on. "+
-		"NULL is an empty cell, the empty string \"\". Capped at %d bytes, %d characters per cell; cancelled after %ss.",
+	return fmt.Sprintf("Run one read-only SQL statement (SELECT, WITH, EXPLAIN, PRAGMA); returns CSV and a '# N rows' trailer saying whether it was cut and which offset reads on. "+
+		"NULL is an empty cell, '' is \"\". Capped at %d bytes, %d characters per cell, %ss.",
 		l.MaxResultBytes, l.MaxCellChars, FormatSeconds(l.QueryTimeout))
 }
 
@@ -24,8 +24,8 @@ func describeReadQueryReadOnly(l Limits) string {
 }
 
 func describeWriteQuery(l Limits) string {
-	return fmt.Sprintf("Insert, update, upsert, or create a table, index or FTS/rtree virtual table, in one transaction; returns 'ok: N rows affected' and any RETURNING rows as CSV. "+
-		"An UPDATE changing more than %d rows is rolled back. DELETE, DROP, ALTER and triggers: use "+ToolDestructiveQuery+"; views: "+ToolCreateView+".", l.MaxUpdateRows)
+	return fmt.Sprintf("Insert, update, upsert, or create a table, index or virtual table, in one transaction; returns 'ok: N rows affected' and RETURNING rows as CSV. "+
+		"An UPDATE of more than %d rows is rolled back. DELETE, DROP, ALTER, triggers: "+ToolDestructiveQuery+"; views: "+ToolCreateView+".", l.MaxUpdateRows)
 }
 
 func describeDestructiveQuery(Limits) string {
@@ -35,22 +35,21 @@ func describeDestructiveQuery(Limits) string {
 
 func describeListTables(Limits) string {
 	return "List tables and views as CSV (name, type, system, rows; system=1: the server's or Litestream's). " +
-		"Start here; then " + ToolDescribeTable + " for columns, " + ToolGetSchema + " for every CREATE."
+		"Start here; columns: " + ToolDescribeTable + "."
 }
 
 func describeDescribeTable(Limits) string {
 	return "Show one table's or view's columns (type, NOT NULL, default, key), foreign keys, indexes, row count and CREATE statement. " +
-		"Use " + ToolListTables + " for the names."
+		"Names: " + ToolListTables + "."
 }
 
 func describeGetSchema(l Limits) string {
 	return fmt.Sprintf("Return every CREATE statement (tables, indexes, views, triggers); views carry their '-- description:' line: saved queries of earlier sessions. "+
-		"Capped at %d bytes, saying so when cut.", l.MaxResultBytes)
+		"Capped at %d bytes.", l.MaxResultBytes)
 }
 
 func describeCreateView(Limits) string {
-	return "Save a SELECT as a view with a one-line description that later sessions see in " + ToolGetSchema + "; use it when a join or filter repeats. " +
-		"replace=true redefines an existing view."
+	return "Save a SELECT as a view with a one-line description that later sessions see in " + ToolGetSchema + "; use it when a join or filter repeats."
 }
 
 func describeAppendEvent(Limits) string {
@@ -58,9 +57,12 @@ func describeAppendEvent(Limits) string {
 		"Use " + ToolCheckpoint + " at milestones."
 }
 
+func describeRetractEvent(Limits) string {
+	return "Withdraw a wrong event: it leaves " + ToolGetResumeContext + " and " + ToolSearchMemory + ", and stays in the chain with the reason."
+}
+
 func describeVerifyChain(Limits) string {
-	return "Recompute every event hash of the memory log; returns JSON (ok, events, head_id, head_hash, break_at_id and reason when broken). " +
-		"A rewrite that recomputed every hash is caught only by expected_head."
+	return "Recompute every event hash of the memory log; returns JSON (ok, events, head_id, head_hash; break_at_id and reason when broken)."
 }
 
 func describeCheckpoint(Limits) string {
@@ -70,22 +72,21 @@ func describeCheckpoint(Limits) string {
 
 func describeResume(l Limits) string {
 	return fmt.Sprintf("Call first in a new session or after compaction: the latest checkpoint summary, then the events since it as CSV (id, ts, kind, content), after verifying the chain. "+
-		"Capped at %d bytes (max_bytes), keeping the newest. Older history: "+ToolReadQuery+" on memory_events.", l.ResumeBytes())
+		"Capped at %d bytes, keeping the newest. Older: "+ToolReadQuery+" on memory_events.", l.ResumeBytes())
 }
 
 func describeSearchText(l Limits) string {
-	return fmt.Sprintf("Regex search in text columns: where filters rows with SQL first (at most %d), then values are matched; returns CSV (key, column, snippet) and a match count. "+
-		"Exact lookups: "+ToolReadQuery+".", l.SearchCandidates)
+	return fmt.Sprintf("Regex search in text columns: where filters rows with SQL first (at most %d), then values are matched; returns CSV (key, column, snippet) and a match count.", l.SearchCandidates)
 }
 
 func describeSnapshot(Limits) string {
-	return "Copy the database file into the snapshot folder now and return its path (copies beyond the retention count are removed). " +
-		"Call before risky writes; " + ToolDestructiveQuery + " snapshots by itself."
+	return "Copy the database into the snapshot folder now (copies beyond retention are removed); returns its path. " +
+		ToolDestructiveQuery + " snapshots by itself."
 }
 
 func describeSearchMemory(l Limits) string {
-	return fmt.Sprintf("Full-text search (BM25) of what earlier sessions remembered: event contents and checkpoint summaries. "+
-		"Returns CSV (source, id, ts, kind, session, snippet), matches in [brackets]; "+ToolReadQuery+" by id on memory_events or memory_checkpoints shows the full text. "+
-		"At most %d words, %d bytes; capped at %d bytes. Latest state: "+ToolGetResumeContext+".",
-		MaxMemoryQueryTerms, MaxMemoryQueryBytes, l.MaxResultBytes)
+	return fmt.Sprintf("Full-text search (BM25) of event contents and checkpoint summaries. "+
+		"Returns CSV (source, id, ts, kind, session, snippet), matches in [brackets]; full text: "+ToolReadQuery+" by id on memory_events or memory_checkpoints. "+
+		"At most %d words; capped at %d bytes. Latest state: "+ToolGetResumeContext+".",
+		MaxMemoryQueryTerms, l.MaxResultBytes)
 }

@@ -73,7 +73,7 @@ var listTablesTool = Tool{
 	Request: ListTablesRequest{}, Name: ToolListTables, Title: "List tables", Tier: TierRead, Table: true, Describe: describeListTables,
 	Args: []Arg{
 		{Name: "include_row_counts", Type: ArgBoolean, Default: fixed(true),
-			Doc: "Count each table's rows (a scan each); false on a large database."},
+			Doc: "Count each table's rows (a scan each)."},
 	},
 }
 
@@ -100,7 +100,7 @@ type GetSchemaRequest struct {
 var getSchemaTool = Tool{
 	Request: GetSchemaRequest{}, Name: ToolGetSchema, Title: "Get schema", Tier: TierRead, Describe: describeGetSchema,
 	Args: []Arg{
-		{Name: "include_system", Type: ArgBoolean, Default: fixed(false),
+		{Name: "include_system", Type: ArgBoolean,
 			Doc: "Also show the server's (and Litestream's) objects."},
 	},
 }
@@ -132,8 +132,8 @@ var searchTextTool = Tool{
 		{Name: "key_column", Type: ArgString,
 			Doc: "Row key column; default rowid (required for views)."},
 		ArgSearchLimit,
-		{Name: "ignore_case", Type: ArgBoolean, Default: fixed(false), Doc: "Ignore letter case."},
-		{Name: "fixed_strings", Type: ArgBoolean, Default: fixed(false), Doc: "Pattern is a literal, not a regex."},
+		{Name: "ignore_case", Type: ArgBoolean, Doc: "Ignore letter case."},
+		{Name: "fixed_strings", Type: ArgBoolean, Doc: "Pattern is a literal, not a regex."},
 		ArgContextChars,
 	},
 }
@@ -148,7 +148,7 @@ var verifyChainTool = Tool{
 	Request: VerifyChainRequest{}, Name: ToolVerifyChain, Title: "Verify memory chain", Tier: TierRead, Memory: true, Describe: describeVerifyChain,
 	Args: []Arg{
 		{Name: "expected_head", Type: ArgString,
-			Doc: "A head_hash from an earlier call, kept outside the database: the chain must still contain it."},
+			Doc: "A head_hash kept outside the database: the chain must still contain it (catches a full rewrite)."},
 	},
 }
 
@@ -183,10 +183,10 @@ var searchMemoryTool = Tool{
 	Request: SearchMemoryRequest{}, Name: ToolSearchMemory, Title: "Search memory", Tier: TierRead, Memory: true, Table: true, Describe: describeSearchMemory,
 	Args: []Arg{
 		{Name: "query", Type: ArgString, Required: true,
-			Doc: "Words, e.g. 'migration rollback'; \"a phrase\" in order, word* as a prefix; no other syntax."},
+			Doc: "Words; \"a phrase\", word* prefix; no other syntax."},
 		{Name: "kinds", Type: ArgStrings, Doc: "Only these event kinds; 'checkpoint' for summaries."},
 		{Name: "session", Type: ArgString, Doc: "Only what this session id wrote."},
-		{Name: "since", Type: ArgString, Doc: "Only what was written at or after this UTC date or time, e.g. 2026-09-13."},
+		{Name: "since", Type: ArgString, Doc: "Only what was written since this UTC date or time, e.g. 2026-09-13."},
 		ArgMemoryLimit,
 	},
 }
@@ -218,7 +218,7 @@ var destructiveQueryTool = Tool{
 		{Name: "query", Aliases: []string{"sql"}, Type: ArgString, Required: true,
 			Doc: "One SQL statement."},
 		{Name: "reason", Type: ArgString, Required: true,
-			Doc: "Why, in a sentence; shown to the user and kept in the audit log."},
+			Doc: "Why; shown to the user and audited."},
 	},
 }
 
@@ -240,8 +240,8 @@ var createViewTool = Tool{
 			Doc: "The SELECT the view runs."},
 		{Name: "description", Type: ArgString,
 			Doc: "What the view answers, in one line."},
-		{Name: "replace", Type: ArgBoolean, Default: fixed(false),
-			Doc: "Redefine an existing view (its old SQL stays in query_log)."},
+		{Name: "replace", Type: ArgBoolean,
+			Doc: "Redefine an existing view."},
 	},
 }
 
@@ -259,6 +259,21 @@ var appendEventTool = Tool{
 			Doc: "What happened or was decided, as plain text."},
 		{Name: "kind", Type: ArgString, Default: fixed("note"),
 			Doc: "Label to filter by: note, decision, result, error, todo..."},
+	},
+}
+
+// RetractEventRequest are retract_event's arguments: a field
+// per declared Arg, tagged with its name (TestRequestsMatchTheirArgs).
+type RetractEventRequest struct {
+	ID     int    `json:"id"`
+	Reason string `json:"reason"`
+}
+
+var retractEventTool = Tool{
+	Request: RetractEventRequest{}, Name: ToolRetractEvent, Title: "Retract memory event", Tier: TierWrite, OnlyAdds: true, Memory: true, Describe: describeRetractEvent,
+	Args: []Arg{
+		{Name: "id", Type: ArgInteger, Required: true, Doc: "The event's id."},
+		{Name: "reason", Type: ArgString, Required: true, Doc: "Why it is wrong or obsolete."},
 	},
 }
 

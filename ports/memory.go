@@ -24,7 +24,17 @@ type MemoryStore interface {
 	// Resume loads the latest checkpoint (nil when none), whether the event
 	// it points at still has its hash, and the events after it (most recent
 	// max, oldest first) not of the excluded kinds, with their total count.
+	// Retracted events and their retractions are left out; the retracted
+	// ones after the checkpoint are counted in Retracted.
 	Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error)
+	// Retract appends the retraction of event target in one write
+	// transaction: next gets the head and the target and builds the
+	// retraction event ([domain.NewRetraction]); the store keeps it and
+	// its row of [domain.RetractionsTable] together with audit's entry.
+	// A target retracted already is left as it is: Retract returns its
+	// retraction with appended false, without calling next or audit.
+	// Errors: [domain.ErrNotFound] when there is no event target; next's.
+	Retract(ctx context.Context, target int64, next func(headID int64, headHash string, target domain.Event) (domain.Event, domain.Retraction, error), audit AuditFunc[domain.Retraction]) (x domain.Retraction, appended bool, err error)
 	// HeadSignature returns the newest head signature of an event at or
 	// before upTo (nil when there is none) and the hash that event has
 	// now (found false when the event is gone), in one read transaction.

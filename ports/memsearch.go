@@ -16,7 +16,9 @@ type MemoryRecall interface {
 	// newer. It reports whether more matched, how many events the index
 	// has not taken in yet (written by another program since the index
 	// was last brought up to date), and how many matches were ranked
-	// (at most [domain.MaxRankedMatches] events, the newest).
+	// (at most [domain.MaxRankedMatches] events, the newest). Retracted
+	// events and retractions are never hits; the retracted events that
+	// match are counted in Retracted.
 	//
 	// Errors: [domain.ErrUnavailable] when the file has no index (a
 	// read-only open of a file no writable server has opened),
@@ -26,6 +28,9 @@ type MemoryRecall interface {
 	// Event returns the event with that id.
 	// Errors: [domain.ErrNotFound].
 	Event(ctx context.Context, id int64) (domain.Event, error)
+	// Retraction returns the retraction of event id, found false when it
+	// is not retracted.
+	Retraction(ctx context.Context, id int64) (r domain.Retraction, found bool, err error)
 	// Values returns up to max distinct values of field that start with
 	// prefix, among the newest [domain.RecallScan] events, sorted, and
 	// whether more matched.

@@ -6,7 +6,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
-// Tools is the inbound port: the fourteen tools as the core offers them to
+// Tools is the inbound port: the fifteen tools as the core offers them to
 // driving adapters (the MCP server), one method per tool, each taking the
 // tool's request type (its arguments, [domain.Tool.Request]) and returning
 // its [Result], or an error whose message is safe to show the agent (a
@@ -35,6 +35,10 @@ type Tools interface {
 	CreateView(ctx context.Context, r domain.CreateViewRequest) (Result, error)
 	// AppendEvent appends one event to the hash chain.
 	AppendEvent(ctx context.Context, r domain.AppendEventRequest) (Result, error)
+	// RetractEvent withdraws one event from what the memory tools show,
+	// for a reason that must not be blank, by appending a retraction; the
+	// event stays in the chain.
+	RetractEvent(ctx context.Context, r domain.RetractEventRequest) (Result, error)
 	// VerifyChain recomputes every hash and reports the first break; a
 	// non-empty expected head (a head hash kept elsewhere) must be in the
 	// chain.

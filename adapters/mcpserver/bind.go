@@ -38,6 +38,7 @@ var calls = map[string]binding{
 	domain.ToolDestructiveQuery: bind(ports.Tools.DestructiveQuery),
 	domain.ToolCreateView:       bind(ports.Tools.CreateView),
 	domain.ToolAppendEvent:      bind(ports.Tools.AppendEvent),
+	domain.ToolRetractEvent:     bind(ports.Tools.RetractEvent),
 	domain.ToolCheckpoint:       bind(ports.Tools.Checkpoint),
 	domain.ToolSnapshot:         bind(ports.Tools.Snapshot),
 }

@@ -69,7 +69,10 @@ func TestDecodeFillsEveryToolsRequest(t *testing.T) {
 		for i, a := range d.Args {
 			switch a.Type {
 			case domain.ArgInteger:
-				lo, _ := a.Bounds(l)
+				lo := 1 // an unbounded integer (an id): the core checks it
+				if a.Bounds != nil {
+					lo, _ = a.Bounds(l)
+				}
 				given[a.Name], want[a.Name] = lo+i, lo+i
 			case domain.ArgBoolean:
 				given[a.Name], want[a.Name] = a.Value(l) != true, a.Value(l) != true

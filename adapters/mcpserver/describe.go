@@ -20,7 +20,7 @@ func instructions(readOnly, memory bool) string {
 	}
 	return `This server is one SQLite database: your SQL tool and your memory across sessions.
 - At the start of a session, or after your context was compacted, call ` + domain.ToolGetResumeContext + ` first.
-- Record decisions, results and errors with ` + domain.ToolAppendEvent + ` as you go; write a checkpoint at milestones and before your context runs out.
+- Record decisions, results and errors with ` + domain.ToolAppendEvent + ` as you go (` + domain.ToolRetractEvent + ` withdraws one that proves wrong); write a checkpoint at milestones and before your context runs out.
 - To recall something from earlier sessions, ` + domain.ToolSearchMemory + ` ranks events and checkpoints by relevance to a few words.
 - SQL is your main tool: ` + domain.ToolReadQuery + ` returns CSV with a header, the rows and a '# N rows' trailer that says whether the result was cut. Select only the columns you need and keep limit small.
 - ` + domain.ToolListTables + `, ` + domain.ToolDescribeTable + ` and ` + domain.ToolGetSchema + ` are cheaper than guessing names.

@@ -79,6 +79,10 @@ func (s *stubTools) AppendEvent(_ context.Context, r domain.AppendEventRequest) 
 	return s.record(domain.ToolAppendEvent, map[string]any{"content": r.Content, "kind": r.Kind})
 }
 
+func (s *stubTools) RetractEvent(_ context.Context, r domain.RetractEventRequest) (ports.Result, error) {
+	return s.record(domain.ToolRetractEvent, map[string]any{"id": r.ID, "reason": r.Reason})
+}
+
 func (s *stubTools) VerifyChain(_ context.Context, r domain.VerifyChainRequest) (ports.Result, error) {
 	return s.record(domain.ToolVerifyChain, map[string]any{"expected_head": r.ExpectedHead})
 }

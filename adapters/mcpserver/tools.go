@@ -138,6 +138,7 @@ func (s *Server) add(tools ports.Tools, r request, b binding) {
 		ctx, cancel := s.callContext(ctx)
 		defer cancel()
 		ctx = s.sessionContext(ctx, req.Session)
+		ctx = s.provenanceContext(ctx, req) // provenance.go
 		ctx, round := s.withElicitation(ctx, req)
 		ctx, finish := withProgress(ctx, req)
 		defer finish()

@@ -143,6 +143,10 @@ func (s *Store) bootstrap(ctx context.Context) error {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: build the memory search index: %s", s.name, s.scrub(err.Error()))
 	}
+	if err := bootstrapSides(ctx, conn); err != nil { // memretract.go
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
+	}
 	if err := s.bootstrapSignatures(ctx, conn); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))

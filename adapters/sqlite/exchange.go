@@ -47,8 +47,24 @@ type MemoryRows struct {
 	signed bool // the signature table is made
 }
 
-// Event stores e with its id and hashes.
-func (r *MemoryRows) Event(e domain.Event) error { return insertEvent(r.ctx, r.conn, e) }
+// Event stores e with its id and hashes. A retraction event
+// ([domain.ParseRetraction]) of an earlier event gets its row of
+// memory_retractions again: the export carries retractions as the events
+// they are.
+func (r *MemoryRows) Event(e domain.Event) error {
+	if err := insertEvent(r.ctx, r.conn, e); err != nil {
+		return err
+	}
+	x, ok := domain.ParseRetraction(e)
+	if !ok || x.EventID >= e.ID {
+		return nil
+	}
+	if err := ensureSides(r.ctx, r.conn); err != nil {
+		return err
+	}
+	_, err := r.conn.ExecContext(r.ctx, "INSERT OR IGNORE INTO memory_retractions (event_id, retraction_id, reason) VALUES (?, ?, ?)", x.EventID, x.RetractionID, x.Reason)
+	return err
+}
 
 // Checkpoint stores c with its id.
 func (r *MemoryRows) Checkpoint(c domain.Checkpoint) error {

@@ -180,6 +180,9 @@ func insertEvent(ctx context.Context, conn *sql.Conn, e domain.Event) error {
 	if err != nil {
 		return err
 	}
+	if err := recordProvenance(ctx, conn, e.ID); err != nil { // memretract.go
+		return err
+	}
 	return indexEvent(ctx, conn, e) // memindex.go
 }
 
@@ -333,13 +336,23 @@ func (m *MemoryStore) resume(ctx context.Context, max int, exclude []string, ver
 	}
 	where := "id > ?"
 	args := []any{since}
+	sides, err := hasRetractions(ctx, conn) // memretract.go
+	if err != nil {
+		return st, m.db.connError(ctx, err)
+	}
+	if sides {
+		where += hiddenSQL
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_retractions WHERE event_id > ?", since).Scan(&st.Retracted); err != nil {
+			return st, m.db.connError(ctx, err)
+		}
+	}
 	if len(exclude) > 0 {
 		where += " AND kind NOT IN (?" + strings.Repeat(", ?", len(exclude)-1) + ")"
 		for _, k := range exclude {
 			args = append(args, k)
 		}
 	}
-	if err := countSince(ctx, conn, where, args, since, verified, len(exclude) == 0, &st.Total); err != nil {
+	if err := countSince(ctx, conn, where, args, since, verified, len(exclude) == 0, sides, &st.Total); err != nil {
 		return st, m.db.connError(ctx, err)
 	}
 	err = queryOn(ctx, conn, func(r *sql.Rows) error {

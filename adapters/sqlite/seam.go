@@ -154,3 +154,12 @@ func IndexLag(ctx context.Context, conn *sql.Conn) (int64, error) {
 	st, err := readIndexState(ctx, conn)
 	return max(0, st.maxEvent-st.idxMaxEvent), err
 }
+
+// HasRetractions reports whether the file has retract_event's side table
+// (memretract.go), read on conn (a connection or the pool): search counts the retracted matches only
+// where it exists.
+func HasRetractions(ctx context.Context, conn interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (bool, error) {
+	return hasRetractions(ctx, conn)
+}

@@ -47,7 +47,7 @@ func expectedObjects(ctx context.Context) (map[string]schemaEntry, error) {
 		db.SetMaxOpenConns(1)
 		// Built once per process: not tied to the first caller's deadline.
 		ctx := context.WithoutCancel(ctx)
-		if _, err := db.ExecContext(ctx, bootstrapSQL+memIndexSQL+approvalsSQL+signaturesSQL); err != nil {
+		if _, err := db.ExecContext(ctx, bootstrapSQL+memSidesSQL+memIndexSQL+approvalsSQL+signaturesSQL); err != nil {
 			expectedErr = err
 			return
 		}

@@ -235,8 +235,10 @@ func (m *MemoryStore) ResumeFrom(ctx context.Context, max int, exclude []string,
 
 // countSince counts the events matching where (args) after since. With
 // plain (no kind excluded) and verified > 0, events 1..verified are one
-// per id, so those up to verified are counted by subtraction.
-func countSince(ctx context.Context, conn *sql.Conn, where string, args []any, since, verified int64, plain bool, total *int) error {
+// per id, so those up to verified are counted by subtraction, and so are
+// the retracted events and retractions after since when the file has
+// them (sides).
+func countSince(ctx context.Context, conn *sql.Conn, where string, args []any, since, verified int64, plain, sides bool, total *int) error {
 	if !plain || verified <= 0 {
 		return conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(total)
 	}
@@ -244,6 +246,12 @@ func countSince(ctx context.Context, conn *sql.Conn, where string, args []any, s
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE id > ?", max(since, verified)).Scan(&after); err != nil {
 		return err
 	}
-	*total = int(max(verified-since, 0) + after)
+	var hidden int64
+	if sides {
+		if err := conn.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM memory_retractions WHERE event_id > ?1) + (SELECT count(*) FROM memory_retractions WHERE retraction_id > ?1)", since).Scan(&hidden); err != nil {
+			return err
+		}
+	}
+	*total = int(max(verified-since, 0) + after - hidden)
 	return nil
 }

@@ -18,6 +18,11 @@ const pageRows = 50
 type eventRow struct {
 	ID                                     int64
 	TS, Session, Kind, Content, Hash, Prev string
+	// RetractedBy and Retracted are the retraction that withdrew the
+	// event and its reason (0 and "" when none); Provenance says where
+	// it came from ("" when unknown). page_retract.go fills them.
+	RetractedBy           int64
+	Retracted, Provenance string
 }
 
 const eventCols = "id, ts, session, kind, content, hash, prev_hash"
@@ -74,6 +79,9 @@ func (v *view) memory() {
 	err := rows(ctx, v.h.d.DB, "SELECT "+eventCols+" FROM memory_events"+whereSQL(where)+" ORDER BY id DESC LIMIT "+strconv.Itoa(pageRows+1), func(r []any) {
 		list = append(list, scanEvent(r))
 	})
+	if err == nil {
+		err = v.markRetracted(ctx, list) // page_retract.go
+	}
 	d := map[string]any{"F": f, "Err": errString(err)}
 	if len(list) > pageRows {
 		list = list[:pageRows]
@@ -106,6 +114,9 @@ func (v *view) event() {
 		err = rows(ctx, v.h.d.DB, "SELECT (SELECT max(id) FROM memory_events WHERE id < "+strconv.FormatInt(id, 10)+"), (SELECT min(id) FROM memory_events WHERE id > "+strconv.FormatInt(id, 10)+")", func(r []any) {
 			prev, next = asInt(r[0]), asInt(r[1])
 		})
+	}
+	if err == nil && e != nil {
+		err = v.eventSides(ctx, e) // page_retract.go
 	}
 	if err != nil {
 		v.fail(http.StatusInternalServerError, errText(err))

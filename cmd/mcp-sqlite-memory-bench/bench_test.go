@@ -52,7 +52,7 @@ func TestTableShowsToolAllocations(t *testing.T) {
 		"BenchmarkToolAllocs/search_text-2  200  1859956 ns/op  115972 B/op  4171 allocs/op\n"))
 	var out bytes.Buffer
 	figs := toolAllocFigures()
-	require.Len(t, figs, 14, "one figure per tool")
+	require.Len(t, figs, 15, "one figure per tool")
 	err := printTable(&out, figs[:1], res)
 	require.NoError(t, err)
 	assert.Contains(t, out.String(), "6684 B/op, 89 allocs/op")

@@ -14,6 +14,8 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // toolResult is one tool call's outcome as the CLI prints it with --json:
@@ -36,6 +38,9 @@ func callTool(ctx context.Context, cfg settings.Config, stderr io.Writer, name s
 		return toolResult{}, err
 	}
 	defer w.Close()
+	// What the call appends records that the command line wrote it
+	// (docs/decisions.md#provenance), not the in-process client.
+	ctx = ports.WithProvenance(ctx, domain.Provenance{Transport: domain.TransportCLI, Command: "call " + name})
 	res, err := callOver(ctx, cfg, w, name, args)
 	if err != nil {
 		return toolResult{}, err

@@ -13,8 +13,9 @@ import (
 )
 
 // The export format (docs/export.md): JSON lines, a header, then the
-// checkpoints, the events and the head signatures in id order, then a
-// trailer that counts them and names the head, so a cut file is refused.
+// checkpoints, the events, the head signatures and the events'
+// provenance in id order, then a trailer that counts them and names the
+// head, so a cut file is refused.
 const (
 	exportFormat  = "mcp-sqlite-memory-export"
 	exportVersion = 1
@@ -26,6 +27,7 @@ const (
 	lineCheckpoint = "checkpoint"
 	lineEvent      = "event"
 	lineSignature  = "signature"
+	lineProvenance = "provenance"
 	lineEnd        = "end"
 )
 
@@ -67,19 +69,33 @@ type exportSignature struct {
 	MAC      string `json:"mac"`
 }
 
-// exportEnd is the last line.
+// exportProvenance is one memory_provenance row (docs/decisions.md#provenance),
+// its empty fields "".
+type exportProvenance struct {
+	Type          string `json:"type"`
+	EventID       int64  `json:"event_id"`
+	Transport     string `json:"transport"`
+	Client        string `json:"client"`
+	ClientVersion string `json:"client_version"`
+	HTTPSession   string `json:"http_session"`
+	Command       string `json:"command"`
+}
+
+// exportEnd is the last line. Provenances is left out when there are
+// none, so a file without provenance exports as it always did.
 type exportEnd struct {
 	Type        string `json:"type"`
 	Checkpoints int64  `json:"checkpoints"`
 	Events      int64  `json:"events"`
 	Signatures  int64  `json:"signatures"`
+	Provenances int64  `json:"provenances,omitempty"`
 	HeadID      int64  `json:"head_id"`
 	HeadHash    string `json:"head_hash"`
 }
 
 var exportCommand = &command{
 	name:    "export",
-	summary: "Writes the memory (checkpoints, events with their seals, head signatures) to stdout as JSON lines.",
+	summary: "Writes the memory (checkpoints, events with their seals, head signatures, provenance) to stdout as JSON lines.",
 	help: `The file opens read-only: export changes nothing, and works while a server runs.
 The chain is verified first; a broken chain is refused (exit 1), so what is
 exported is what import accepts. The format, with its version, is described in
@@ -143,6 +159,15 @@ func exportMemory(ctx context.Context, m *sqlite.MemoryStore, stdout io.Writer) 
 	})
 	if err != nil {
 		return fmt.Errorf("read the head signatures: %w", err)
+	}
+	err = m.Provenances(ctx, r.HeadID, func(id int64, p domain.Provenance) error {
+		end.Provenances++
+		put(exportProvenance{Type: lineProvenance, EventID: id, Transport: p.Transport, Client: p.Client,
+			ClientVersion: p.ClientVersion, HTTPSession: p.HTTPSession, Command: p.Command})
+		return werr
+	})
+	if err != nil {
+		return fmt.Errorf("read the events' provenance: %w", err)
 	}
 	end.Type, end.Events, end.HeadID, end.HeadHash = lineEnd, n, r.HeadID, r.HeadHash
 	put(end)

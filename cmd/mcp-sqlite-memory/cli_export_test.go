@@ -81,7 +81,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	code, first, stderr := runCLI(t, "export", "--db", db)
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSuffix(first, "\n"), "\n")
-	assert.Equal(t, `{"type":"end","checkpoints":2,"events":23,"signatures":2,"head_id":23,"head_hash":"`, lines[len(lines)-1][:83])
+	assert.Equal(t, `{"type":"end","checkpoints":2,"events":23,"signatures":2,"provenances":3,"head_id":23,"head_hash":"`, lines[len(lines)-1][:99])
 
 	exported := filepath.Join(dir, "export.jsonl")
 	require.NoError(t, os.WriteFile(exported, []byte(first), 0o600))
@@ -108,6 +108,18 @@ func TestExportImportRoundTrip(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "do not verify with --chain-key-file")
 	assertNoFile(t, other)
+}
+
+// lineOf is the index of the first line holding s.
+func lineOf(t *testing.T, lines []string, s string) int {
+	t.Helper()
+	for i, l := range lines {
+		if strings.Contains(l, s) {
+			return i
+		}
+	}
+	t.Fatalf("no line holds %s", s)
+	return 0
 }
 
 func assertNoFile(t *testing.T, path string) {
@@ -142,15 +154,17 @@ func TestImportRefusesWhatDoesNotVerify(t *testing.T) {
 	rehashed := edit(3, ev.Hash, e.ComputeHash())
 	rehashed = strings.Replace(rehashed, `"content":"`+ev.Content+`"`, `"content":"forged"`, 1)
 	cases := map[string]string{
-		"edited content":     edit(3, `"content":"`, `"content":"x`),
-		"one event rehashed": rehashed,
-		"cut":                strings.Join(lines[:len(lines)-1], "\n") + "\n",
-		"out of order":       strings.Join(append([]string{lines[0], lines[2], lines[1]}, lines[3:]...), "\n") + "\n",
-		"unknown field":      edit(2, `"type":"event"`, `"type":"event","extra":1`),
-		"wrong signature":    edit(len(lines)-2, `"head_hash":"`, `"head_hash":"0`),
-		"other version":      edit(0, `"version":1`, `"version":2`),
-		"empty":              "",
-		"after the end":      good + good,
+		"edited content":         edit(3, `"content":"`, `"content":"x`),
+		"one event rehashed":     rehashed,
+		"cut":                    strings.Join(lines[:len(lines)-1], "\n") + "\n",
+		"out of order":           strings.Join(append([]string{lines[0], lines[2], lines[1]}, lines[3:]...), "\n") + "\n",
+		"unknown field":          edit(2, `"type":"event"`, `"type":"event","extra":1`),
+		"wrong signature":        edit(lineOf(t, lines, `"type":"signature"`), `"head_hash":"`, `"head_hash":"0`),
+		"provenance of no event": edit(lineOf(t, lines, `"type":"provenance"`), `"event_id":21`, `"event_id":99`),
+		"provenance uncounted":   edit(len(lines)-1, `"provenances":1,`, ``),
+		"other version":          edit(0, `"version":1`, `"version":2`),
+		"empty":                  "",
+		"after the end":          good + good,
 	}
 	for name, text := range cases {
 		t.Run(name, func(t *testing.T) {

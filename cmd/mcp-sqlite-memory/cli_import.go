@@ -31,8 +31,9 @@ var importCommand = &command{
 Every line is checked before anything is committed: the format and version,
 every event's hash by the reference's rule, every checkpoint against the chain
 and its seal, every head signature against its event (and its MAC with
---chain-key-file), and the trailer's counts and head. Anything wrong leaves no
-file behind. Exporting the new file gives the same bytes.
+--chain-key-file), every provenance line against its event, and the
+trailer's counts and head. Anything wrong leaves no file behind. Exporting
+the new file gives the same bytes.
 `,
 	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.StringVar(&o.From, "from", "", "")
@@ -158,7 +159,8 @@ func (x *exportReader) decode(b []byte, v any) error {
 }
 
 // readExport checks and stores every line: the header, the checkpoints,
-// the events (verified as they come), the signatures, and the trailer.
+// the events (verified as they come), the signatures, the provenance,
+// and the trailer.
 func readExport(in io.Reader, rows *sqlite.MemoryRows, key *domain.ChainKey) (exportEnd, error) {
 	x := &exportReader{r: bufio.NewReaderSize(in, 64<<10)}
 	typ, b, err := x.next()
@@ -180,8 +182,9 @@ func readExport(in io.Reader, rows *sqlite.MemoryRows, key *domain.ChainKey) (ex
 	hashes := map[int64]string{}
 	var count exportEnd
 	var latest *domain.HeadSignature
-	stage := lineCheckpoint // the lines come in this order: checkpoints, events, signatures, end
-	order := map[string]int{lineCheckpoint: 0, lineEvent: 1, lineSignature: 2, lineEnd: 3}
+	stage := lineCheckpoint // the lines come in this order: checkpoints, events, signatures, provenance, end
+	order := map[string]int{lineCheckpoint: 0, lineEvent: 1, lineSignature: 2, lineProvenance: 3, lineEnd: 4}
+	var lastProvenance int64
 	for {
 		typ, b, err := x.next()
 		if errors.Is(err, io.EOF) {
@@ -240,6 +243,20 @@ func readExport(in io.Reader, rows *sqlite.MemoryRows, key *domain.ChainKey) (ex
 			latest = &sig
 			count.Signatures++
 			if err := rows.Signature(sig); err != nil {
+				return exportEnd{}, fmt.Errorf("line %d: %v", x.line, err)
+			}
+		case lineProvenance:
+			var p exportProvenance
+			if err := x.decode(b, &p); err != nil {
+				return exportEnd{}, err
+			}
+			if _, ok := hashes[p.EventID]; !ok || p.EventID <= lastProvenance || p.Transport == "" {
+				return exportEnd{}, fmt.Errorf("line %d: the provenance of event %d names no event of the export, comes out of event order or has no transport", x.line, p.EventID)
+			}
+			lastProvenance = p.EventID
+			count.Provenances++
+			if err := rows.Provenance(p.EventID, domain.Provenance{Transport: p.Transport, Client: p.Client,
+				ClientVersion: p.ClientVersion, HTTPSession: p.HTTPSession, Command: p.Command}); err != nil {
 				return exportEnd{}, fmt.Errorf("line %d: %v", x.line, err)
 			}
 		case lineEnd:

@@ -13,8 +13,10 @@ import (
 )
 
 // BenchmarkToolAllocs reports allocs/op and B/op (and the time) of each of
-// the 14 tools through the core: app and the adapters, each call's audit
-// row included, no MCP SDK. The bench command prints them.
+// the 15 tools through the core: app and the adapters, each call's audit
+// row included, no MCP SDK. The bench command prints them. An event is
+// retracted once, so retract_event's figure is an append_event and the
+// retraction of that event.
 func BenchmarkToolAllocs(b *testing.B) {
 	limits := domain.DefaultLimits()
 	limits.Snapshots = 2
@@ -53,6 +55,17 @@ func BenchmarkToolAllocs(b *testing.B) {
 		{"verify_chain", func(int) (string, error) { return text(t.VerifyChain(ctx, domain.VerifyChainRequest{})) }},
 		{"checkpoint", func(i int) (string, error) {
 			return text(t.Checkpoint(ctx, domain.CheckpointRequest{Summary: fmt.Sprintf("summary %d", i)}))
+		}},
+		{"retract_event", func(i int) (string, error) {
+			out, err := text(t.AppendEvent(ctx, domain.AppendEventRequest{Content: fmt.Sprintf("mistake %d", i), Kind: "note"}))
+			if err != nil {
+				return "", err
+			}
+			var id int
+			if _, err := fmt.Sscanf(out, "ok: event %d appended", &id); err != nil {
+				return "", err
+			}
+			return text(t.RetractEvent(ctx, domain.RetractEventRequest{ID: id, Reason: "benchmark"}))
 		}},
 		{"get_resume_context", func(int) (string, error) {
 			return text(t.GetResumeContext(ctx, domain.GetResumeContextRequest{MaxEvents: 20, MaxBytes: domain.DefaultLimits().ResumeBytes()}))

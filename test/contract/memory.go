@@ -19,7 +19,9 @@ import (
 // they are shown, atomically, also when many run at once; a checkpoint is
 // followed by its seal; a refused append stores nothing and seals no
 // audit entry; Events walks in id order and counts every event; Resume
-// picks the events after the latest checkpoint as the domain decides.
+// picks the events after the latest checkpoint as the domain decides,
+// leaving out retracted events and retractions, which it counts; Retract
+// refuses an unknown id and leaves a retracted event as it is.
 func TestMemoryStore(t *testing.T, open func(t *testing.T) ports.MemoryStore) {
 	t.Helper()
 	ctx := context.Background()
@@ -193,6 +195,42 @@ func TestMemoryStore(t *testing.T, open func(t *testing.T) ports.MemoryStore) {
 		var de *domain.Error
 		assert.True(t, errors.As(err, &de), "a *domain.Error the agent can read: %v", err)
 		assert.Empty(t, all(t, m), "nothing stored")
+	})
+
+	t.Run("a retracted event leaves the resume, not the chain", func(t *testing.T) {
+		m := open(t)
+		appendOne(t, m, "note", "before")
+		checkpoint(t, m, "s") // marker 2, seal 3
+		appendOne(t, m, "note", "kept")
+		appendOne(t, m, "note", "wrong")
+		retract := func(target int64) (domain.Retraction, bool, error) {
+			return m.Retract(ctx, target, func(id int64, hash string, e domain.Event) (domain.Event, domain.Retraction, error) {
+				return domain.NewRetraction(id, hash, "2026-12-01T10:00:02.000Z", session, e, "a mistake")
+			}, nil)
+		}
+		x, appended, err := retract(5)
+		require.NoError(t, err)
+		assert.True(t, appended)
+		assert.Equal(t, domain.Retraction{EventID: 5, RetractionID: 6, Reason: "a mistake"}, x)
+		again, appended, err := retract(5)
+		require.NoError(t, err)
+		assert.False(t, appended, "retracted already: nothing appended")
+		assert.Equal(t, x, again)
+		_, _, err = retract(99)
+		assert.ErrorIs(t, err, domain.ErrNotFound)
+		events := all(t, m)
+		require.Len(t, events, 6, "the chain keeps both")
+		v := domain.NewChainVerifier()
+		for _, e := range events {
+			require.True(t, v.Add(e), e.ID)
+		}
+		for _, exclude := range [][]string{nil, {"debug"}} {
+			st, err := m.Resume(ctx, 10, exclude)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"kept"}, contents(st.Events), exclude)
+			assert.Equal(t, 1, st.Total, exclude)
+			assert.Equal(t, 1, st.Retracted, exclude)
+		}
 	})
 }
 

@@ -20,7 +20,7 @@ import (
 // transportTools are the tools a writable server offers (docs/decisions.md#surface).
 var transportTools = []string{
 	"append_event", "checkpoint", "create_view", "describe_table", "destructive_query", "get_resume_context",
-	"get_schema", "list_tables", "read_query", "search_memory", "search_text", "snapshot", "verify_chain", "write_query",
+	"get_schema", "list_tables", "read_query", "retract_event", "search_memory", "search_text", "snapshot", "verify_chain", "write_query",
 }
 
 // transportCallTimeout bounds one call; nothing here should come close,
@@ -49,7 +49,7 @@ func TestTransport(t *testing.T, connect func(t *testing.T) *mcp.ClientSession) 
 		assert.Contains(t, ir.Instructions, "get_resume_context", "the instructions tell the agent where to start")
 		assert.NotNil(t, ir.Capabilities.Tools)
 	})
-	t.Run("tools/list offers the 14 tools", func(t *testing.T) {
+	t.Run("tools/list offers the 15 tools", func(t *testing.T) {
 		t.Parallel()
 		res, err := connect(t).ListTools(context.Background(), nil)
 		require.NoError(t, err)

@@ -17,10 +17,10 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
 )
 
-// allTools are the 14 tools a writable server offers (docs/decisions.md#surface).
+// allTools are the 15 tools a writable server offers (docs/decisions.md#surface).
 var allTools = []string{
 	"append_event", "checkpoint", "create_view", "describe_table", "destructive_query", "get_resume_context",
-	"get_schema", "list_tables", "read_query", "search_memory", "search_text", "snapshot", "verify_chain", "write_query",
+	"get_schema", "list_tables", "read_query", "retract_event", "search_memory", "search_text", "snapshot", "verify_chain", "write_query",
 }
 
 // snapshotName is the snapshot file name (docs/decisions.md#snapshots) for a database named mem.db.
@@ -51,7 +51,7 @@ func assertSnapshot(t *testing.T, db, path string, notesWant int) {
 	assert.Equal(t, notesWant, n, "rows in the snapshot's notes table")
 }
 
-// TestEveryToolOverStdio walks a realistic session through all 14 tools of
+// TestEveryToolOverStdio walks a realistic session through all 15 tools of
 // the real binary, checking each answer and what it left on disk.
 func TestEveryToolOverStdio(t *testing.T) {
 	t.Parallel()
@@ -121,10 +121,13 @@ func TestEveryToolOverStdio(t *testing.T) {
 		mustCall(t, cs, "search_text", map[string]any{"pattern": "apple", "table": "notes", "context_chars": 10}))
 	assert.Regexp(t, `^source,id,ts,kind,session,snippet\ncheckpoint,1,\S+,checkpoint,\S+,"notes table ready;\nnext: clean up \[alpha\]"\n# 1 rows$`,
 		mustCall(t, cs, "search_memory", map[string]any{"query": "alpha"}))
+	assert.Equal(t, "ok: event 5 retracted by event 6; it stays in the chain",
+		mustCall(t, cs, "retract_event", map[string]any{"id": 5, "reason": "alpha is gone already"}))
+	assert.Contains(t, mustCall(t, cs, "get_resume_context", nil), "\n# 0 events since checkpoint, 1 retracted left out | chain ok (6 events)")
 
 	// Every call above left one audit row, all from this one process.
 	log := mustCall(t, cs, "read_query", map[string]any{"query": "SELECT DISTINCT tool FROM query_log ORDER BY tool", "limit": 50})
-	assert.Equal(t, "tool\n"+strings.Join(allTools, "\n")+"\n# 14 rows", log)
+	assert.Equal(t, "tool\n"+strings.Join(allTools, "\n")+"\n# 15 rows", log)
 	assert.Equal(t, "count(DISTINCT session)\n1\n# 1 rows",
 		mustCall(t, cs, "read_query", map[string]any{"query": "SELECT count(DISTINCT session) FROM query_log"}))
 }

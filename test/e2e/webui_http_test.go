@@ -73,4 +73,27 @@ func TestWebViewUnderHTTP(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
 	assert.Equal(t, 0, httpCount(t, db, "SELECT count(*) FROM t"), "nothing was restored")
+
+	// An event written over HTTP records its client and session; the
+	// event page shows that, and that it was retracted, and the list
+	// marks it (docs/decisions.md#provenance, #retractions).
+	mustCall(t, cs, "append_event", map[string]any{"content": "over http"})
+	mustCall(t, cs, "retract_event", map[string]any{"id": 1, "reason": "a test"})
+	assert.Equal(t, 1, httpCount(t, db, "SELECT count(*) FROM memory_provenance WHERE event_id = 1 AND transport = 'http' AND client = 'e2e-http' AND http_session IS NOT NULL"))
+	page := func(path string) string {
+		req, err := http.NewRequest(http.MethodGet, base+path, nil)
+		require.NoError(t, err)
+		req.AddCookie(cookie)
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return string(b)
+	}
+	body = page("memory/event?id=1")
+	assert.Contains(t, body, "<dt>Written by</dt><dd>e2e-http 1 over http session ")
+	assert.Contains(t, body, `<dt>Retracted</dt><dd>by <a href="/ui/memory/event?id=2">#2</a>: a test</dd>`)
+	assert.Contains(t, page("memory"), `<span class="retracted">retracted by #2</span>`)
 }

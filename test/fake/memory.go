@@ -29,6 +29,8 @@ type Memory struct {
 	// set directly.
 	Key        *domain.ChainKey
 	Signatures []domain.HeadSignature
+	// Retractions are the rows of memory_retractions (retract.go).
+	Retractions []domain.Retraction
 
 	mu sync.Mutex
 }
@@ -158,8 +160,13 @@ func (m *Memory) Resume(ctx context.Context, max int, exclude []string) (domain.
 	}
 	var after []domain.Event
 	for _, e := range m.Chain {
-		if e.ID > since && !slices.Contains(exclude, e.Kind) {
+		if e.ID > since && !slices.Contains(exclude, e.Kind) && !m.hidden(e.ID) {
 			after = append(after, e)
+		}
+	}
+	for _, x := range m.Retractions {
+		if x.EventID > since {
+			st.Retracted++
 		}
 	}
 	st.Total = len(after)

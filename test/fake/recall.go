@@ -48,6 +48,12 @@ func (r *Recall) Search(ctx context.Context, q domain.MemorySearch, hit func(dom
 		return (len(q.Kinds) == 0 || slices.Contains(q.Kinds, h.Kind)) && (q.Session == "" || h.Session == q.Session) && h.TS >= q.Since
 	}
 	for i, e := range m.Chain {
+		if m.hidden(e.ID) {
+			if m.retraction(e.ID) != nil && score(domain.IndexedText(e)) > 0 {
+				res.Retracted++
+			}
+			continue
+		}
 		h := domain.MemoryHit{Source: domain.SourceEvent, ID: e.ID, TS: e.TS, Kind: e.Kind, Session: e.Session, Snippet: e.Content}
 		if n := score(domain.IndexedText(e)); n > 0 && keep(h) {
 			all = append(all, scored{h, n, i})

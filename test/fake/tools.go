@@ -70,6 +70,11 @@ func (f *Tools) CreateView(context.Context, domain.CreateViewRequest) (ports.Res
 	return ports.Result{Text: "ok"}, nil
 }
 
+// RetractEvent answers "ok".
+func (f *Tools) RetractEvent(context.Context, domain.RetractEventRequest) (ports.Result, error) {
+	return ports.Result{Text: "ok"}, nil
+}
+
 // AppendEvent answers "ok".
 func (f *Tools) AppendEvent(context.Context, domain.AppendEventRequest) (ports.Result, error) {
 	return ports.Result{Text: "ok"}, nil

@@ -49,6 +49,15 @@ func remember(t *testing.T, env *harness.Env, clock *fake.Clock) {
 	}
 }
 
+// rememberRetracted is remember's history with its last event (the todo,
+// event 5) retracted.
+func rememberRetracted(t *testing.T, env *harness.Env, clock *fake.Clock) {
+	t.Helper()
+	remember(t, env, clock)
+	clock.Advance(time.Minute)
+	env.MustCall(t, domain.ToolRetractEvent, map[string]any{"id": 5, "reason": "The rollback script is not needed: the migration was cancelled."})
+}
+
 // rememberMore adds, after remember's history, more events than
 // get_resume_context's smallest max_bytes holds.
 func rememberMore(t *testing.T, env *harness.Env, clock *fake.Clock) {
@@ -114,8 +123,13 @@ var cases = []goldenCase{
 	{tool: domain.ToolGetResumeContext, name: "default", before: remember, args: nil},
 	{tool: domain.ToolGetResumeContext, name: "max_bytes", before: rememberMore, args: map[string]any{"max_bytes": 1024}},
 	{tool: domain.ToolGetResumeContext, name: "redacted", before: rememberSecret, args: nil},
+	{tool: domain.ToolGetResumeContext, name: "retracted", before: rememberRetracted, args: nil},
+	{tool: domain.ToolRetractEvent, name: "todo", before: remember, args: map[string]any{
+		"id": 5, "reason": "The rollback script is not needed: the migration was cancelled."}},
+	{tool: domain.ToolRetractEvent, name: "seal", before: remember, refused: true, args: map[string]any{"id": 4, "reason": "x"}},
 	{tool: domain.ToolVerifyChain, name: "intact", before: remember, args: nil},
 	{tool: domain.ToolSearchMemory, name: "ranked", before: remember, args: map[string]any{"query": "migration rollback"}},
+	{tool: domain.ToolSearchMemory, name: "retracted", before: rememberRetracted, args: map[string]any{"query": "migration rollback"}},
 	{tool: domain.ToolSearchText, name: "notes", args: map[string]any{
 		"pattern": "apple|line", "table": "notes", "columns": []string{"title", "body"}}},
 	{tool: domain.ToolSnapshot, name: "manual", args: map[string]any{"reason": "before the price migration"}},

@@ -51,6 +51,7 @@ func TestToolsAreListedWithAnnotationsAndSchemas(t *testing.T) {
 		"create_view":        {"Create view", false, true, false},
 		"destructive_query":  {"Destructive query (snapshots first)", false, true, false},
 		"append_event":       {"Append memory event", false, false, false},
+		"retract_event":      {"Retract memory event", false, false, false},
 		"checkpoint":         {"Checkpoint memory", false, false, false},
 		"snapshot":           {"Snapshot database", false, false, false},
 	}

@@ -26,6 +26,7 @@ var declRequired = map[string]map[string]any{
 	"describe_table":    {"table": "notes"},
 	"create_view":       {"name": "decl_view", "select_sql": "SELECT 1", "replace": true},
 	"append_event":      {"content": "bounds test"},
+	"retract_event":     {"id": 1, "reason": "bounds test"},
 	"checkpoint":        {"summary": "bounds test"},
 	"search_text":       {"pattern": "a", "table": "notes"},
 	"search_memory":     {"query": "seed"},

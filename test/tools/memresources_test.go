@@ -119,6 +119,8 @@ func TestMemoryResourcesOverMCP(t *testing.T) {
 	env.MustCall(t, "create_view", map[string]any{"name": "v2", "select_sql": "SELECT 1"})
 	env.MustCall(t, "append_event", map[string]any{"content": "last"})
 	assert.Equal(t, domain.ResourceResume, recv(t, updated), "views were not subscribed to: no notice for create_view")
+	env.MustCall(t, "retract_event", map[string]any{"id": 1, "reason": "wrong"})
+	assert.Equal(t, domain.ResourceResume, recv(t, updated), "a retraction changes the resume")
 }
 
 // recv waits for the next notification (the wait bounds a hang, it

@@ -70,6 +70,15 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 		return res, m.db.ConnError(ctx, err)
 	}
 	res.Lag = lag
+	sides, err := sqlite.HasRetractions(ctx, conn)
+	if err != nil {
+		return res, m.db.ConnError(ctx, err)
+	}
+	if sides {
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)", q.Query.Match).Scan(&res.Retracted); err != nil {
+			return res, m.searchError(ctx, err)
+		}
+	}
 
 	exprs := []string{q.Query.All}
 	if q.Query.Match != q.Query.All {
@@ -86,7 +95,7 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 			return res, m.searchError(ctx, err)
 		}
 		res.Matched, res.Ranked = matched, min(matched, domain.MaxRankedMatches)
-		err = rankedHits(ctx, conn, q, expr, floor, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
+		err = rankedHits(ctx, conn, q, sides, expr, floor, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
 			hits, rowids = append(hits, h), append(rowids, rowid)
 		})
 		if err != nil {
@@ -131,8 +140,8 @@ func matchWindow(ctx context.Context, conn *sql.Conn, expr string) (int64, int64
 // the events older than floor. The bound is its own arm of the query
 // (rowid >= floor, which FTS5 applies while it walks the index, and the
 // checkpoints, rowid < 0), so the older events are never scored.
-func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, expr string, floor int64, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
-	filters, fargs := hitFilters(q, seen)
+func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, sides bool, expr string, floor int64, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
+	filters, fargs := hitFilters(q, sides, seen)
 	var arms []string
 	var args []any
 	arm := func(bound string, bargs ...any) {
@@ -166,8 +175,9 @@ func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, expr
 }
 
 // hitFilters is the SQL (and its arguments) of the rows a search keeps:
-// not already found, of the kinds, session and time asked for.
-func hitFilters(q domain.MemorySearch, seen []int64) (string, []any) {
+// not already found, with sides (the file has memory_retractions) neither
+// retracted nor a retraction, of the kinds, session and time asked for.
+func hitFilters(q domain.MemorySearch, sides bool, seen []int64) (string, []any) {
 	var where string
 	var args []any
 	if len(seen) > 0 {
@@ -181,6 +191,9 @@ func hitFilters(q domain.MemorySearch, seen []int64) (string, []any) {
 		for _, k := range q.Kinds {
 			args = append(args, k)
 		}
+	}
+	if sides {
+		where += " AND f.rowid NOT IN (SELECT event_id FROM memory_retractions) AND f.rowid NOT IN (SELECT retraction_id FROM memory_retractions)"
 	}
 	if q.Session != "" {
 		where += " AND coalesce(e.session, c.session) = ?"
@@ -253,4 +266,28 @@ func (m *Searcher) Values(ctx context.Context, field domain.RecallField, prefix 
 		return out[:max], true, nil
 	}
 	return out, false, nil
+}
+
+// Retraction returns the retraction of event id, if it has one.
+func (m *Searcher) Retraction(ctx context.Context, id int64) (domain.Retraction, bool, error) {
+	var x domain.Retraction
+	if err := m.db.CheckFile(); err != nil {
+		return x, false, err
+	}
+	has, err := sqlite.HasRetractions(ctx, m.db.Readers())
+	if err != nil {
+		return x, false, m.db.ConnError(ctx, err)
+	}
+	if !has {
+		return x, false, nil
+	}
+	err = m.db.Readers().QueryRowContext(ctx, "SELECT event_id, retraction_id, reason FROM memory_retractions WHERE event_id = ?", id).
+		Scan(&x.EventID, &x.RetractionID, &x.Reason)
+	if err == sql.ErrNoRows {
+		return x, false, nil
+	}
+	if err != nil {
+		return x, false, m.db.ConnError(ctx, err)
+	}
+	return x, true, nil
 }
