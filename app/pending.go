@@ -53,7 +53,8 @@ func (p *Pending) Set(tools ports.Tools, err error) {
 	close(p.ready)
 }
 
-// Wanted is closed once a call waits for the core.
+// Wanted is closed once a call waits for the core, its deadline already
+// counting from its arrival.
 func (p *Pending) Wanted() <-chan struct{} { return p.wanted }
 
 // Drain waits until every call that waited for the core has returned: the

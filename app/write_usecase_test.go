@@ -160,14 +160,23 @@ func TestDestructiveQueryDeadlineStartsAfterTheSnapshot(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, func(l *domain.Limits) { l.QueryTimeout = 200 * time.Millisecond })
 	var snapHadDeadline bool
+	var snapDone time.Time
 	w.snaps.SnapshotFn = func(ctx context.Context, _ string) (string, error) {
 		_, snapHadDeadline = ctx.Deadline()
-		time.Sleep(300 * time.Millisecond) // longer than the whole call's deadline
+		// The snapshot ends a clock tick later than it began, so a deadline
+		// armed before it lies before snapDone plus the timeout.
+		for began := time.Now(); !time.Now().After(began); {
+		}
+		snapDone = time.Now()
 		return "/snaps/slow.db", nil
 	}
 	_, err := w.svc.DestructiveQuery(context.Background(), domain.DestructiveQueryRequest{Query: "DELETE FROM notes", Reason: "slow disk"})
-	require.NoError(t, err, "the statement runs under a deadline that starts after the snapshot")
+	require.NoError(t, err)
 	assert.False(t, snapHadDeadline, "the snapshot has no query deadline")
+	calls := w.db.Calls()
+	require.NotEmpty(t, calls)
+	run := calls[len(calls)-1]
+	assert.False(t, run.Deadline.Before(snapDone.Add(200*time.Millisecond)), "the statement's deadline starts after the snapshot: %v, snapshot done %v", run.Deadline, snapDone)
 }
 
 func TestSnapshot(t *testing.T) {

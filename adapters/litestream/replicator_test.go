@@ -93,10 +93,18 @@ func TestReplicateThenRestoreLatestAndPointInTime(t *testing.T) {
 		_, err := db.Exec("INSERT INTO t VALUES (?)", i)
 		require.NoError(t, err)
 	}
-	// Not a wait for anything: time on each side of the cut puts the first
-	// rows' sync well before it and the later rows' well after, and
-	// Restore's point in time chooses by the time of a sync.
-	time.Sleep(600 * time.Millisecond)
+	// The cut comes once the first rows are in the replica (an event: a
+	// restore holds them, however long the sync took on a busy machine);
+	// the time after it is not a wait for anything but a margin that puts
+	// the later rows' sync well after the cut, and Restore's point in time
+	// chooses by the time of a sync.
+	for deadline := time.Now().Add(slack.Of(5 * time.Second)); ; time.Sleep(20 * time.Millisecond) {
+		probe := filepath.Join(t.TempDir(), "probe.db")
+		if litestream.Restore(context.Background(), url, probe, time.Time{}, nil) == nil && count(t, probe) == 3 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the first rows never reached the replica")
+	}
 	cut := time.Now()
 	time.Sleep(600 * time.Millisecond)
 	for i := range 4 {

@@ -1,6 +1,6 @@
 package mcpserver
 
-//lint:file-ignore SA1019 MCP logging is deprecated as of protocol 2026-07-28 (SEP-2577) but stays functional for at least twelve months, and clients of earlier protocol versions use it; README, MCP features
+//lint:file-ignore SA1019 MCP logging is deprecated as of protocol 2026-07-28 (SEP-2577) but stays functional for at least twelve months, and clients of earlier protocol versions use it; README "MCP features"
 
 import (
 	"context"

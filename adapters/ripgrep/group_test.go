@@ -70,7 +70,7 @@ func TestSearcherKillsTheWholeProcessGroup(t *testing.T) {
 				require.ErrorIs(t, err, tc.wantErr)
 			}
 			var alive []string
-			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(slack.Of(2 * time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 				if alive = memAlive(t, marker); len(alive) == 0 {
 					break
 				}

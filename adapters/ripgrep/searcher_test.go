@@ -20,6 +20,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 func TestSearcherContract(t *testing.T) {
@@ -61,7 +62,7 @@ func TestSearcherKillsRgAtTheDeadline(t *testing.T) {
 		assert.Empty(t, childProcesses(t), "rg was killed and reaped (%s)", stop)
 	}
 	// Not assert.Eventually: it polls from a goroutine of its own.
-	for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > goroutines && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(slack.Of(2 * time.Second)); runtime.NumGoroutine() > goroutines && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), goroutines, "no goroutine outlives a search")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // The read tier keeps compiled statements per connection (stmtcache.go).
@@ -192,7 +193,7 @@ func TestStmtCacheFreesClosedConnections(t *testing.T) {
 	wg.Wait()
 	// A read sweeps once sweepEvery has passed since the last sweep: read
 	// until the closed connections' statements are gone.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(slack.Of(10 * time.Second)); ; time.Sleep(20 * time.Millisecond) {
 		_, _, err := cacheRead(t, s, "SELECT 1")
 		require.NoError(t, err)
 		conns, _, _, _, open = s.StmtCacheStats("")

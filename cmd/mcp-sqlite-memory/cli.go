@@ -17,9 +17,9 @@ import (
 type command struct {
 	name, args, summary string
 	// flags registers the subcommand's own flags.
-	flags func(fs *flag.FlagSet, o *cliOptions)
+	flags func(fs *flag.FlagSet, o *settings.CLIOptions)
 	// run does the work; cfg is complete and validated.
-	run func(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error
+	run func(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, stderr io.Writer) error
 	// help is the text after the usage line.
 	help string
 	// noDB marks a subcommand that works on no --db (restore makes a new file).
@@ -30,7 +30,7 @@ type command struct {
 	// never changes the file: lookFirst opens it read-only first, and on a
 	// database without the server's tables the run stops with one line or
 	// reads as with --read-only. A subcommand that writes must say so here.
-	use func(cfg Config) dbUse
+	use func(cfg settings.Config) dbUse
 }
 
 // commands are the subcommands in the order --help lists them. It is filled
@@ -53,6 +53,16 @@ func commandOf(args []string) (*command, []string) {
 	return nil, args
 }
 
+// subcommands are the subcommands as [settings.Parse] needs to know them:
+// their names, their own flags, and which of them work on no database.
+func subcommands() []settings.Subcommand {
+	out := make([]settings.Subcommand, len(commands))
+	for i, c := range commands {
+		out[i] = settings.Subcommand{Name: c.name, Flags: c.flags, NoDB: c.noDB}
+	}
+	return out
+}
+
 func commandNames() string {
 	names := make([]string, len(commands))
 	for i, c := range commands {
@@ -62,10 +72,10 @@ func commandNames() string {
 }
 
 // runCommand runs the subcommand cfg names.
-func runCommand(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+func runCommand(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, _ := commandOf([]string{cfg.Command})
 	if cmd == nil {
-		return usagef("unknown subcommand %q: the subcommands are %s", cfg.Command, commandNames())
+		return settings.Usagef("unknown subcommand %q: the subcommands are %s", cfg.Command, commandNames())
 	}
 	// A hook looks at the file itself: a missing file or one without
 	// memory is an answer ("no memory yet"), not a failure (cli_hook.go).
@@ -85,16 +95,16 @@ func commandUsage(name string) string {
 		return settings.Usage()
 	}
 	if cmd.noDB {
-		return fmt.Sprintf("Usage: %s %s %s\n\n%s\n\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) +
+		return fmt.Sprintf("Usage: %s %s %s\n\n%s\n\n%s", settings.ProgName, cmd.name, cmd.args, cmd.summary, cmd.help) +
 			"\nExit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.\n"
 	}
 	jsonLine := "  --json                    print one JSON document instead of plain text\n"
 	if strings.Contains(cmd.help, "  --json ") {
 		jsonLine = "" // the subcommand says what its document holds
 	}
-	return fmt.Sprintf("Usage: %s %s [--db PATH] %s\n\n%s\n%s", progName, cmd.name, cmd.args, cmd.summary, cmd.help) + jsonLine +
+	return fmt.Sprintf("Usage: %s %s [--db PATH] %s\n\n%s\n%s", settings.ProgName, cmd.name, cmd.args, cmd.summary, cmd.help) + jsonLine +
 		`  --db PATH                 the database (or MCP_SQLITE_DB); every server flag and
-                            variable applies as well (see ` + progName + ` --help)
+                            variable applies as well (see ` + settings.ProgName + ` --help)
 
 It works while a server runs on the same file: reads never block the server,
 and anything that writes waits for the server's write lock like a tool call.
@@ -107,7 +117,7 @@ Exit status: 0 done, 1 failed (the reason is on stderr), 2 bad command line.
 }
 
 // cliLogger is the subcommands' logger: warnings only, unless -v.
-func cliLogger(cfg Config, stderr io.Writer) *slog.Logger {
+func cliLogger(cfg settings.Config, stderr io.Writer) *slog.Logger {
 	level := slog.LevelWarn
 	if cfg.Verbose {
 		level = slog.LevelDebug
@@ -124,23 +134,23 @@ func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)
 
 // needExisting refuses to work on a database that does not exist: a
 // subcommand must never create a file because of a mistyped --db.
-func needExisting(cfg Config) error {
+func needExisting(cfg settings.Config) error {
 	info, err := os.Stat(cfg.DBPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return usagef("no database at %s: check --db (or %s); the subcommands never create one", cfg.DBPath, settings.EnvDB)
+		return settings.Usagef("no database at %s: check --db (or %s); the subcommands never create one", cfg.DBPath, settings.EnvDB)
 	case err != nil:
 		return fmt.Errorf("cannot read --db %s: %w", cfg.DBPath, err)
 	case info.IsDir():
-		return usagef("--db %s is a folder: name the database file", cfg.DBPath)
+		return settings.Usagef("--db %s is a folder: name the database file", cfg.DBPath)
 	}
 	return nil
 }
 
 // argCount checks the number of positional arguments.
-func argCount(cfg Config, min, max int) error {
+func argCount(cfg settings.Config, min, max int) error {
 	if n := len(cfg.Args); n < min || n > max {
-		return usagef("%s %s takes %s, got %d argument(s) (see %s %s --help)", progName, cfg.Command, commandArgs(cfg.Command), n, progName, cfg.Command)
+		return settings.Usagef("%s %s takes %s, got %d argument(s) (see %s %s --help)", settings.ProgName, cfg.Command, commandArgs(cfg.Command), n, settings.ProgName, cfg.Command)
 	}
 	return nil
 }

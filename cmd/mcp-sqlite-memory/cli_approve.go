@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/approval"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -40,7 +41,7 @@ var approveCommand = &command{
 	help: `Only a question still waiting can be decided, and only once; the decision and
 who made it are stored in the queue and as a query_log row (tool "approve").
 `,
-	run: func(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+	run: func(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, stderr io.Writer) error {
 		return runDecide(ctx, cfg, true, stdout)
 	},
 	use: decideUse,
@@ -53,7 +54,7 @@ var denyCommand = &command{
 	help: `Only a question still waiting can be decided, and only once; the decision and
 who made it are stored in the queue and as a query_log row (tool "deny").
 `,
-	run: func(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+	run: func(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, stderr io.Writer) error {
 		return runDecide(ctx, cfg, false, stdout)
 	},
 	use: decideUse,
@@ -62,7 +63,7 @@ who made it are stored in the queue and as a query_log row (tool "deny").
 // decideUse is what approve and deny do with the database: they write the
 // decision and its audit row, so they need query_log; on a database
 // without it they change nothing.
-func decideUse(Config) dbUse { return dbUse{writes: true, needs: auditTables} }
+func decideUse(settings.Config) dbUse { return dbUse{writes: true, needs: auditTables} }
 
 // pendingRow is one question as --json prints it.
 type pendingRow struct {
@@ -75,7 +76,7 @@ type pendingRow struct {
 	Expires  string `json:"expires"`
 }
 
-func runPending(ctx context.Context, cfg Config, _ io.Reader, stdout, _ io.Writer) error {
+func runPending(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, _ io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
@@ -100,7 +101,7 @@ func runPending(ctx context.Context, cfg Config, _ io.Reader, stdout, _ io.Write
 		for _, l := range strings.Split(domain.Visible(a.Question), "\n") {
 			b.WriteString("  " + l + "\n")
 		}
-		fmt.Fprintf(&b, "decide: %[1]s approve %[2]d --db %[3]s   or   %[1]s deny %[2]d --db %[3]s\n\n", progName, a.ID, cfg.DBPath)
+		fmt.Fprintf(&b, "decide: %[1]s approve %[2]d --db %[3]s   or   %[1]s deny %[2]d --db %[3]s\n\n", settings.ProgName, a.ID, cfg.DBPath)
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
@@ -108,7 +109,7 @@ func runPending(ctx context.Context, cfg Config, _ io.Reader, stdout, _ io.Write
 
 // approvals reads the waiting questions, opening the file read-only: a
 // look changes nothing.
-func approvals(ctx context.Context, cfg Config) ([]approval.Approval, error) {
+func approvals(ctx context.Context, cfg settings.Config) ([]approval.Approval, error) {
 	if err := needExisting(cfg); err != nil {
 		return nil, err
 	}
@@ -120,16 +121,16 @@ func approvals(ctx context.Context, cfg Config) ([]approval.Approval, error) {
 	return approval.New(store, systemClock{}).List(ctx, true, systemClock{}.Now())
 }
 
-func runDecide(ctx context.Context, cfg Config, approve bool, stdout io.Writer) error {
+func runDecide(ctx context.Context, cfg settings.Config, approve bool, stdout io.Writer) error {
 	if err := argCount(cfg, 1, 1); err != nil {
 		return err
 	}
 	id, err := strconv.ParseInt(cfg.Args[0], 10, 64)
 	if err != nil || id <= 0 {
-		return usagef("%s ID takes the question's number as %s pending lists it, got %q", cfg.Command, progName, cfg.Args[0])
+		return settings.Usagef("%s ID takes the question's number as %s pending lists it, got %q", cfg.Command, settings.ProgName, cfg.Args[0])
 	}
 	if cfg.ReadOnly {
-		return usagef("%s writes the decision into the database, which --read-only forbids", cfg.Command)
+		return settings.Usagef("%s writes the decision into the database, which --read-only forbids", cfg.Command)
 	}
 	// Look first, read-only: a file without this question is not written.
 	list, err := approvals(ctx, cfg)
@@ -141,7 +142,7 @@ func runDecide(ctx context.Context, cfg Config, approve bool, stdout io.Writer) 
 		found = found || a.ID == id
 	}
 	if !found {
-		return fmt.Errorf("question %d is not waiting for a decision (%s pending lists those that are): it does not exist, was decided already or expired", id, progName)
+		return fmt.Errorf("question %d is not waiting for a decision (%s pending lists those that are): it does not exist, was decided already or expired", id, settings.ProgName)
 	}
 	store, err := sqlite.Open(ctx, cfg.DBPath, sqlite.Options{QueryTimeout: cfg.Limits.QueryTimeout, MaxCellChars: cfg.Limits.MaxCellChars})
 	if err != nil {
@@ -151,7 +152,7 @@ func runDecide(ctx context.Context, cfg Config, approve bool, stdout io.Writer) 
 	verdict, err := decide(ctx, store, id, approve, decider())
 	if err != nil {
 		if errors.Is(err, approval.ErrNotPending) {
-			return fmt.Errorf("%w (%s pending lists the questions still waiting)", err, progName)
+			return fmt.Errorf("%w (%s pending lists the questions still waiting)", err, settings.ProgName)
 		}
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
@@ -31,7 +32,7 @@ type toolResult struct {
 // arguments pass the same schema checks and request-size guard, the tool
 // set is the same (read-only mode offers only the read tools), and the core
 // audits the call under this process's session id. args is a JSON object.
-func callTool(ctx context.Context, cfg Config, stderr io.Writer, name string, args json.RawMessage) (toolResult, error) {
+func callTool(ctx context.Context, cfg settings.Config, stderr io.Writer, name string, args json.RawMessage) (toolResult, error) {
 	w, err := wire(ctx, cfg, cliLogger(cfg, stderr), stderr, newSession(systemClock{}.Now()))
 	if err != nil {
 		return toolResult{}, err
@@ -49,7 +50,7 @@ func callTool(ctx context.Context, cfg Config, stderr io.Writer, name string, ar
 
 // callOver connects a client to w's server through two pipes and makes
 // one call; the server ends when the client closes its side.
-func callOver(ctx context.Context, cfg Config, w *wiring.Wiring, name string, args json.RawMessage) (toolResult, error) {
+func callOver(ctx context.Context, cfg settings.Config, w *wiring.Wiring, name string, args json.RawMessage) (toolResult, error) {
 	inR, inW := io.Pipe()   // client → server
 	outR, outW := io.Pipe() // server → client
 	ctx, cancel := context.WithCancel(ctx)
@@ -60,7 +61,7 @@ func callOver(ctx context.Context, cfg Config, w *wiring.Wiring, name string, ar
 		_ = outW.Close()
 		served <- err
 	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: progName + "-cli", Version: buildVersion()}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: settings.ProgName + "-cli", Version: buildVersion()}, nil)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		return toolResult{}, fmt.Errorf("start the in-process server: %w", err)
@@ -75,7 +76,7 @@ func callOver(ctx context.Context, cfg Config, w *wiring.Wiring, name string, ar
 	}
 	if !known {
 		_ = cs.Close()
-		return toolResult{}, usagef("no tool %q here: run %s call --db PATH without a tool to list the tools this database offers%s", name, progName, readOnlyNote(cfg))
+		return toolResult{}, settings.Usagef("no tool %q here: run %s call --db PATH without a tool to list the tools this database offers%s", name, settings.ProgName, readOnlyNote(cfg))
 	}
 	out, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	_ = cs.Close()
@@ -96,7 +97,7 @@ func callOver(ctx context.Context, cfg Config, w *wiring.Wiring, name string, ar
 	return toolResult{Tool: name, OK: !out.IsError, Text: strings.Join(text, "\n")}, nil
 }
 
-func readOnlyNote(cfg Config) string {
+func readOnlyNote(cfg settings.Config) string {
 	if cfg.ReadOnly {
 		return " (--read-only offers only the read tools)"
 	}
@@ -106,7 +107,7 @@ func readOnlyNote(cfg Config) string {
 // printResult prints a tool's result: its text on stdout, or the error
 // text on stderr; with --json the document on stdout. A tool error ends
 // with status 1.
-func printResult(cfg Config, res toolResult, stdout, stderr io.Writer) error {
+func printResult(cfg settings.Config, res toolResult, stdout, stderr io.Writer) error {
 	if cfg.CLI.JSON {
 		if err := printJSON(stdout, res); err != nil {
 			return err
@@ -141,15 +142,15 @@ text goes to stderr and the exit status is 1. Without TOOL the tools are listed.
 
   --json                    {"tool": NAME, "ok": BOOL, "text": TEXT} on stdout
 
-Example: ` + progName + ` call --db memory.db read_query '{"query": "SELECT 1"}'
+Example: ` + settings.ProgName + ` call --db memory.db read_query '{"query": "SELECT 1"}'
 
 `,
-	flags: func(*flag.FlagSet, *cliOptions) {},
+	flags: func(*flag.FlagSet, *settings.CLIOptions) {},
 	run:   runCall,
 	use:   callUse,
 }
 
-func runCall(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+func runCall(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 2); err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func runCall(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(raw), &obj); err != nil || obj == nil {
-		return usagef("the arguments of %s must be one JSON object such as '{\"query\": \"SELECT 1\"}': %v", cfg.Args[0], jsonReason(err))
+		return settings.Usagef("the arguments of %s must be one JSON object such as '{\"query\": \"SELECT 1\"}': %v", cfg.Args[0], jsonReason(err))
 	}
 	res, err := callTool(ctx, cfg, stderr, cfg.Args[0], json.RawMessage(raw))
 	if err != nil {
@@ -193,7 +194,7 @@ func jsonReason(err error) string {
 }
 
 // listTools prints the tools the database offers, one per line.
-func listTools(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+func listTools(ctx context.Context, cfg settings.Config, stdout, stderr io.Writer) error {
 	w, err := wire(ctx, cfg, cliLogger(cfg, stderr), stderr, newSession(systemClock{}.Now()))
 	if err != nil {
 		return err
@@ -201,7 +202,7 @@ func listTools(ctx context.Context, cfg Config, stdout, stderr io.Writer) error 
 	defer w.Close()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: progName + "-cli", Version: buildVersion()}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: settings.ProgName + "-cli", Version: buildVersion()}, nil)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := w.Server.Connect(cctx, st, nil)
 	if err != nil {

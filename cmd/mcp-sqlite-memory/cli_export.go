@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -102,11 +103,11 @@ exported is what import accepts. The format, with its version, is described in
 docs/export.md. --json changes nothing: the output is JSON already.
 `,
 	run: runExport,
-	use: func(Config) dbUse { return dbUse{needs: memoryTables} },
+	use: func(settings.Config) dbUse { return dbUse{needs: memoryTables} },
 }
 
 // runExport is the export subcommand.
-func runExport(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+func runExport(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
@@ -150,7 +151,7 @@ func exportMemory(ctx context.Context, m *memory.Store, stdout io.Writer) error 
 	}
 	r := v.Result(n)
 	if !r.OK {
-		return fmt.Errorf("the chain does not verify, so it is not exported: %s (see %s verify)", r.JSON(), progName)
+		return fmt.Errorf("the chain does not verify, so it is not exported: %s (see %s verify)", r.JSON(), settings.ProgName)
 	}
 	err = m.Signatures(ctx, r.HeadID, func(s domain.HeadSignature) error {
 		end.Signatures++

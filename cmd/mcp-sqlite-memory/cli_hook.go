@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -51,21 +52,21 @@ type preCompactOutput struct {
 
 // runHook answers a hook. Every failure exits with status 1, never 2: a
 // hook's status 2 asks the client to block what it was about to do.
-func runHook(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+func runHook(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	err := answerHook(ctx, cfg, stdin, stdout, stderr)
-	var ue *usageError
+	var ue *settings.UsageError
 	if errors.As(err, &ue) {
 		return errors.New(ue.Error())
 	}
 	return err
 }
 
-func answerHook(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+func answerHook(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if cfg.CLI.Hook != hookSessionStart && cfg.CLI.Hook != hookPreCompact {
-		return usagef("--hook takes %s or %s, got %s", hookSessionStart, hookPreCompact, domain.Quote(cfg.CLI.Hook))
+		return settings.Usagef("--hook takes %s or %s, got %s", hookSessionStart, hookPreCompact, domain.Quote(cfg.CLI.Hook))
 	}
 	if cfg.CLI.JSON {
-		return usagef("--hook prints the hook's own JSON; leave out --json")
+		return settings.Usagef("--hook prints the hook's own JSON; leave out --json")
 	}
 	in, err := readHookInput(stdin)
 	if err != nil {
@@ -110,19 +111,19 @@ func readHookInput(stdin io.Reader) (hookInput, error) {
 		return in, fmt.Errorf("read the hook input on stdin: %w", err)
 	}
 	if len(b) > hookInputMax {
-		return in, usagef("the hook input on stdin is over %d bytes", hookInputMax)
+		return in, settings.Usagef("the hook input on stdin is over %d bytes", hookInputMax)
 	}
 	if strings.TrimSpace(string(b)) == "" {
 		return in, nil
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
-		return in, usagef("the hook input on stdin is not a JSON object (%v): --hook reads what the agent client sends", err)
+		return in, settings.Usagef("the hook input on stdin is not a JSON object (%v): --hook reads what the agent client sends", err)
 	}
 	return in, nil
 }
 
 // printHook writes the hook's answer carrying text.
-func printHook(cfg Config, stdout io.Writer, text string) error {
+func printHook(cfg settings.Config, stdout io.Writer, text string) error {
 	var v any
 	if cfg.CLI.Hook == hookSessionStart {
 		var o sessionStartOutput

@@ -36,7 +36,7 @@ and its seal, every head signature against its event (and its MAC with
 trailer's counts and head. Anything wrong leaves no file behind. Exporting
 the new file gives the same bytes.
 `,
-	flags: func(fs *flag.FlagSet, o *cliOptions) {
+	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.StringVar(&o.From, "from", "", "")
 		fs.StringVar(&o.To, "to", "", "")
 	},
@@ -49,12 +49,12 @@ the new file gives the same bytes.
 const maxImportLine = 64 << 20
 
 // runImport is the import subcommand.
-func runImport(ctx context.Context, cfg Config, stdin io.Reader, stdout, _ io.Writer) error {
+func runImport(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, _ io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
 	if cfg.CLI.To == "" {
-		return usagef("import needs --to NEW.db (see %s import --help)", progName)
+		return settings.Usagef("import needs --to NEW.db (see %s import --help)", settings.ProgName)
 	}
 	to, err := filepath.Abs(settings.ExpandHome(cfg.CLI.To, settings.HomeDir(os.Getenv)))
 	if err != nil {
@@ -62,7 +62,7 @@ func runImport(ctx context.Context, cfg Config, stdin io.Reader, stdout, _ io.Wr
 	}
 	for _, p := range []string{to, to + "-wal", to + "-shm", to + "-journal"} {
 		if _, err := os.Lstat(p); err == nil {
-			return usagef("import: %s exists; import only makes a new file (pick another --to, or remove it)", p)
+			return settings.Usagef("import: %s exists; import only makes a new file (pick another --to, or remove it)", p)
 		}
 	}
 	in := stdin
@@ -166,17 +166,17 @@ func readExport(in io.Reader, rows *memory.Rows, key *domain.ChainKey) (exportEn
 	x := &exportReader{r: bufio.NewReaderSize(in, 64<<10)}
 	typ, b, err := x.next()
 	if errors.Is(err, io.EOF) {
-		return exportEnd{}, errors.New("the input is empty: want an export (" + progName + " export --db FILE)")
+		return exportEnd{}, errors.New("the input is empty: want an export (" + settings.ProgName + " export --db FILE)")
 	}
 	if err != nil {
 		return exportEnd{}, err
 	}
 	var h exportHeader
 	if typ != "" || x.decode(b, &h) != nil || h.Format != exportFormat {
-		return exportEnd{}, fmt.Errorf("line 1 is not the header of an %s export", progName)
+		return exportEnd{}, fmt.Errorf("line 1 is not the header of an %s export", settings.ProgName)
 	}
 	if h.Version != exportVersion {
-		return exportEnd{}, fmt.Errorf("export version %d: this %s reads version %d", h.Version, progName, exportVersion)
+		return exportEnd{}, fmt.Errorf("export version %d: this %s reads version %d", h.Version, settings.ProgName, exportVersion)
 	}
 	v := domain.NewChainVerifier()
 	v.CheckCheckpoints()

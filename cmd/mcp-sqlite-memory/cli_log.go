@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -31,14 +32,14 @@ var logCommand = &command{
                             rows, query, error and detail may be null and
                             detail is the stored JSON object
 `,
-	flags: func(fs *flag.FlagSet, o *cliOptions) {
+	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.IntVar(&o.Limit, "limit", 20, "")
 		fs.BoolVar(&o.Failures, "failures", false, "")
 		fs.StringVar(&o.Tool, "tool", "", "")
 		fs.StringVar(&o.Since, "since", "", "")
 	},
 	run: runLog,
-	use: func(cfg Config) dbUse {
+	use: func(cfg settings.Config) dbUse {
 		if cfg.ReadOnly {
 			return dbUse{} // the rows are in --audit-db
 		}
@@ -80,9 +81,9 @@ func (r auditRow) MarshalJSON() ([]byte, error) {
 
 // logSQL is the query for the filters; every value in it is a quoted SQL
 // literal or a number (the read tier takes no bound parameters).
-func logSQL(o cliOptions, now time.Time) (string, error) {
+func logSQL(o settings.CLIOptions, now time.Time) (string, error) {
 	if o.Limit < 1 || o.Limit > 100_000 {
-		return "", usagef("invalid value %d for --limit: want 1 to 100000", o.Limit)
+		return "", settings.Usagef("invalid value %d for --limit: want 1 to 100000", o.Limit)
 	}
 	var where []string
 	if o.Failures {
@@ -119,10 +120,10 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, usagef("invalid value %q for --since: want a duration such as 90m or 24h, or a UTC time such as 2026-01-31 or 2026-01-31T12:00:00Z", s)
+	return time.Time{}, settings.Usagef("invalid value %q for --since: want a duration such as 90m or 24h, or a UTC time such as 2026-01-31 or 2026-01-31T12:00:00Z", s)
 }
 
-func runLog(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+func runLog(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func runLog(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writ
 		return err
 	}
 	if cfg.ReadOnly && cfg.AuditDB == "" {
-		return usagef("in --read-only mode the audit log is not in the database: pass --audit-db FILE to read the one the server writes")
+		return settings.Usagef("in --read-only mode the audit log is not in the database: pass --audit-db FILE to read the one the server writes")
 	}
 	w, err := wire(ctx, cfg, cliLogger(cfg, stderr), stderr, newSession(systemClock{}.Now()))
 	if err != nil {

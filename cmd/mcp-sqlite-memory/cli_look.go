@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -37,7 +38,7 @@ var (
 
 // useOf is cmd's dbUse under cfg; a command without a use function only
 // reads and needs nothing.
-func useOf(cmd *command, cfg Config) dbUse {
+func useOf(cmd *command, cfg settings.Config) dbUse {
 	if cmd.use == nil {
 		return dbUse{}
 	}
@@ -57,7 +58,7 @@ func useOf(cmd *command, cfg Config) dbUse {
 //   - any other run reads the file as with --read-only, saying so in one
 //     line, and its calls are logged nowhere (the file has no query_log,
 //     and looking must not add one).
-func lookFirst(ctx context.Context, cmd *command, cfg Config, stderr io.Writer) (Config, error) {
+func lookFirst(ctx context.Context, cmd *command, cfg settings.Config, stderr io.Writer) (settings.Config, error) {
 	if err := needExisting(cfg); err != nil {
 		return cfg, err
 	}
@@ -82,7 +83,7 @@ func lookFirst(ctx context.Context, cmd *command, cfg Config, stderr io.Writer) 
 		if !cfg.ReadOnly && !use.replaces { // --read-only refuses the write itself
 			_, _ = fmt.Fprintf(stderr, "%s: %s lacks the server's tables (%s): adding them, with their append-only triggers and the query_errors view, "+
 				"and switching the file to WAL, as the server does at its first start (use --read-only to only read it)\n",
-				progName, name, strings.Join(missing, ", "))
+				settings.ProgName, name, strings.Join(missing, ", "))
 		}
 		return cfg, nil
 	}
@@ -93,7 +94,7 @@ func lookFirst(ctx context.Context, cmd *command, cfg Config, stderr io.Writer) 
 	}
 	if !cfg.ReadOnly {
 		_, _ = fmt.Fprintf(stderr, "%s: %s holds no memory (it lacks the server's tables %s): reading it as with --read-only, which changes nothing\n",
-			progName, name, strings.Join(missing, ", "))
+			settings.ProgName, name, strings.Join(missing, ", "))
 		cfg.ReadOnly, cfg.AuditDB, cfg.CLI.Looking = true, "", true
 	}
 	return cfg, nil
@@ -101,10 +102,10 @@ func lookFirst(ctx context.Context, cmd *command, cfg Config, stderr io.Writer) 
 
 // noMemoryError is the one line for a run that needs a table the database
 // lacks: what is missing, that nothing changed, and what to do.
-func noMemoryError(cfg Config, name, table string) error {
+func noMemoryError(cfg settings.Config, name, table string) error {
 	return &lookError{fmt.Sprintf("%s holds no memory: it has no %s table, so no server has run on it; nothing was changed. "+
 		"Start the server on it (%s --db %s) to add the server's tables, or look at its own tables with %s call --db %s read_query",
-		name, table, progName, cfg.DBPath, progName, cfg.DBPath)}
+		name, table, settings.ProgName, cfg.DBPath, settings.ProgName, cfg.DBPath)}
 }
 
 // lookError is a reading subcommand's refusal of a database without the
@@ -116,7 +117,7 @@ func (e *lookError) Error() string { return e.msg }
 
 // callUse is call's dbUse: a tool that is not read-only writes, a memory
 // tool needs the memory tables; an unknown tool (refused later) reads.
-func callUse(cfg Config) dbUse {
+func callUse(cfg settings.Config) dbUse {
 	if len(cfg.Args) == 0 {
 		return dbUse{} // the tool list
 	}

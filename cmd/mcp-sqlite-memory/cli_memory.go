@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -23,7 +24,7 @@ The check is verify_chain's, audited like a tool call.
                             breaks it, "break_at_id" and "reason" when broken
 `,
 	run: runVerify,
-	use: func(Config) dbUse { return dbUse{needs: memoryTables} },
+	use: func(settings.Config) dbUse { return dbUse{needs: memoryTables} },
 }
 
 // verifyJSON is verify_chain's result object.
@@ -46,7 +47,7 @@ type verifyJSON struct {
 	SignedID  int64  `json:"signed_id"`
 }
 
-func runVerify(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+func runVerify(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
@@ -124,17 +125,17 @@ var resumeCommand = &command{
                             hookSpecificOutput.additionalContext) or pre-compact (a
                             systemMessage; PreCompact adds nothing to the context)
 `,
-	flags: func(fs *flag.FlagSet, o *cliOptions) {
+	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.IntVar(&o.MaxEvents, "max-events", 0, "")
 		fs.IntVar(&o.MaxBytes, "max-bytes", 0, "")
 		fs.StringVar(&o.ExcludeKinds, "exclude-kinds", "", "")
 		fs.StringVar(&o.Hook, "hook", "", "")
 	},
 	run: runResume,
-	use: func(Config) dbUse { return dbUse{needs: memoryTables} },
+	use: func(settings.Config) dbUse { return dbUse{needs: memoryTables} },
 }
 
-func runResume(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+func runResume(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func runResume(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr 
 }
 
 // resumeArgs are get_resume_context's arguments from the flags.
-func resumeArgs(cfg Config) json.RawMessage {
+func resumeArgs(cfg settings.Config) json.RawMessage {
 	args := map[string]any{}
 	if cfg.CLI.MaxBytes != 0 {
 		args["max_bytes"] = cfg.CLI.MaxBytes

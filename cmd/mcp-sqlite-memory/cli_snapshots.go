@@ -31,18 +31,18 @@ var snapshotsCommand = &command{
                             "bytes", "modified"}]}; restore: {"restored": NAME,
                             "to": PATH, "fresh_snapshot": PATH or null}
 `,
-	flags: func(fs *flag.FlagSet, o *cliOptions) {
+	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.StringVar(&o.To, "to", "", "")
 		fs.BoolVar(&o.Over, "over", false, "")
 	},
 	run: runSnapshots,
-	use: func(cfg Config) dbUse {
+	use: func(cfg settings.Config) dbUse {
 		// restore --to writes a new file and only reads the snapshot.
 		return dbUse{writes: cfg.CLI.Over, replaces: true}
 	},
 }
 
-func runSnapshots(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+func runSnapshots(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 2); err != nil {
 		return err
 	}
@@ -53,17 +53,17 @@ func runSnapshots(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr i
 	switch {
 	case action == "list" && len(cfg.Args) <= 1:
 		if cfg.CLI.To != "" || cfg.CLI.Over {
-			return usagef("--to and --over go with snapshots restore NAME")
+			return settings.Usagef("--to and --over go with snapshots restore NAME")
 		}
 	case action == "restore" && len(cfg.Args) == 2:
 		if (cfg.CLI.To == "") == !cfg.CLI.Over {
-			return usagef("snapshots restore NAME needs exactly one of --to PATH (a new file) and --over (the database, after a fresh snapshot)")
+			return settings.Usagef("snapshots restore NAME needs exactly one of --to PATH (a new file) and --over (the database, after a fresh snapshot)")
 		}
 		if cfg.CLI.Over && cfg.ReadOnly {
-			return usagef("--over writes the database, which --read-only forbids: restore with --to PATH into a new file")
+			return settings.Usagef("--over writes the database, which --read-only forbids: restore with --to PATH into a new file")
 		}
 	default:
-		return usagef("snapshots takes list, or restore NAME with --to PATH or --over (see %s snapshots --help)", progName)
+		return settings.Usagef("snapshots takes list, or restore NAME with --to PATH or --over (see %s snapshots --help)", settings.ProgName)
 	}
 	if err := needExisting(cfg); err != nil {
 		return err
@@ -109,7 +109,7 @@ func runSnapshots(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr i
 // restoreTarget is --to made absolute, refused when it would be the
 // database or one of its -wal, -shm and -journal files (SQLite would take a
 // database written there for its journal).
-func restoreTarget(cfg Config) (string, error) {
+func restoreTarget(cfg settings.Config) (string, error) {
 	dst, err := settings.AbsKeepDots(settings.ExpandHome(cfg.CLI.To, settings.HomeDir(os.Getenv)))
 	if err != nil {
 		return "", fmt.Errorf("resolve --to: %v", err)
@@ -124,13 +124,13 @@ func restoreTarget(cfg Config) (string, error) {
 	}
 	for _, suffix := range settings.SQLiteCompanions {
 		if settings.SameFile(real, db+suffix) {
-			return "", usagef("--to must be a new file, not the database or its %s file: use --over to restore over the database", suffix)
+			return "", settings.Usagef("--to must be a new file, not the database or its %s file: use --over to restore over the database", suffix)
 		}
 	}
 	return dst, nil
 }
 
-func listSnapshots(snaps *snapshot.Snapshotter, cfg Config, stdout io.Writer) error {
+func listSnapshots(snaps *snapshot.Snapshotter, cfg settings.Config, stdout io.Writer) error {
 	list, err := snaps.List()
 	if err != nil {
 		return err

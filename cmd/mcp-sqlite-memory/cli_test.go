@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 )
 
 func TestParseConfigSubcommands(t *testing.T) {
@@ -16,31 +18,31 @@ func TestParseConfigSubcommands(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		args []string
-		want func(*testing.T, Config)
+		want func(*testing.T, settings.Config)
 	}{
-		{"flags after arguments", []string{"snapshots", "restore", "a.db", "--db", "/d.db", "--to", "/x.db", "--json"}, func(t *testing.T, c Config) {
+		{"flags after arguments", []string{"snapshots", "restore", "a.db", "--db", "/d.db", "--to", "/x.db", "--json"}, func(t *testing.T, c settings.Config) {
 			assert.Equal(t, "snapshots", c.Command)
 			assert.Equal(t, []string{"restore", "a.db"}, c.Args)
 			assert.Equal(t, "/x.db", c.CLI.To)
 			assert.True(t, c.CLI.JSON)
 			assert.Equal(t, "/d.db", c.DBPath)
 		}},
-		{"-- ends the flags", []string{"call", "--db", "/d.db", "--", "read_query", "--json"}, func(t *testing.T, c Config) {
+		{"-- ends the flags", []string{"call", "--db", "/d.db", "--", "read_query", "--json"}, func(t *testing.T, c settings.Config) {
 			assert.Equal(t, []string{"read_query", "--json"}, c.Args)
 			assert.False(t, c.CLI.JSON)
 		}},
-		{"server flags apply", []string{"log", "--db", "/d.db", "--read-only", "--max-rows", "700", "--failures", "--tool", "read_query"}, func(t *testing.T, c Config) {
+		{"server flags apply", []string{"log", "--db", "/d.db", "--read-only", "--max-rows", "700", "--failures", "--tool", "read_query"}, func(t *testing.T, c settings.Config) {
 			assert.True(t, c.ReadOnly)
 			assert.Equal(t, 700, c.Limits.MaxRows)
 			assert.True(t, c.CLI.Failures)
 			assert.Equal(t, "read_query", c.CLI.Tool)
 			assert.Equal(t, 20, c.CLI.Limit)
 		}},
-		{"help needs no db", []string{"verify", "--help"}, func(t *testing.T, c Config) {
+		{"help needs no db", []string{"verify", "--help"}, func(t *testing.T, c settings.Config) {
 			assert.True(t, c.ShowHelp)
 			assert.Equal(t, "verify", c.Command)
 		}},
-		{"no subcommand serves", []string{"--db", "/d.db"}, func(t *testing.T, c Config) {
+		{"no subcommand serves", []string{"--db", "/d.db"}, func(t *testing.T, c settings.Config) {
 			assert.Empty(t, c.Command)
 		}},
 	} {
@@ -62,7 +64,7 @@ func TestParseConfigSubcommandFlagsStayTheirs(t *testing.T) {
 		{"log", "--db", "/d.db", "--over"},
 	} {
 		_, err := parseConfig(args, envOf(nil))
-		var ue *usageError
+		var ue *settings.UsageError
 		require.ErrorAs(t, err, &ue, "%v", args)
 	}
 }
@@ -70,13 +72,13 @@ func TestParseConfigSubcommandFlagsStayTheirs(t *testing.T) {
 func TestLogSQLQuotesEveryValue(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 31, 12, 0, 0, 0, time.UTC)
-	q, err := logSQL(cliOptions{Limit: 5, Failures: true, Tool: "x' OR 1=1 --", Since: "2h"}, now)
+	q, err := logSQL(settings.CLIOptions{Limit: 5, Failures: true, Tool: "x' OR 1=1 --", Since: "2h"}, now)
 	require.NoError(t, err)
 	assert.Contains(t, q, "ok = 0 AND tool = 'x'' OR 1=1 --' AND ts >= '2026-01-31T10:00:00Z'")
 	assert.Contains(t, q, "LIMIT 5")
-	for _, bad := range []cliOptions{{Limit: 0}, {Limit: 100_001}, {Limit: 1, Since: "soon"}, {Limit: 1, Since: "-1h"}} {
+	for _, bad := range []settings.CLIOptions{{Limit: 0}, {Limit: 100_001}, {Limit: 1, Since: "soon"}, {Limit: 1, Since: "-1h"}} {
 		_, err := logSQL(bad, now)
-		var ue *usageError
+		var ue *settings.UsageError
 		assert.ErrorAs(t, err, &ue, "%+v", bad)
 	}
 	since, err := parseSince("2026-01-30", now)
@@ -108,10 +110,10 @@ func TestCommandUsageNamesEveryFlag(t *testing.T) {
 	for _, c := range commands {
 		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 		if c.flags != nil {
-			c.flags(fs, &cliOptions{})
+			c.flags(fs, &settings.CLIOptions{})
 		}
 		text := commandUsage(c.name)
-		assert.Contains(t, text, "Usage: "+progName+" "+c.name)
+		assert.Contains(t, text, "Usage: "+settings.ProgName+" "+c.name)
 		assert.Contains(t, text, "--json")
 		fs.VisitAll(func(f *flag.Flag) {
 			assert.Contains(t, text, "--"+f.Name+" ", "%s --help must explain --%s", c.name, f.Name)
@@ -124,7 +126,7 @@ func TestCommandUsageNamesEveryFlag(t *testing.T) {
 func TestUnexpectedArgumentNamesEverySubcommand(t *testing.T) {
 	t.Parallel()
 	_, err := parseConfig([]string{"--db", "/d.db", "memory.db"}, envOf(nil))
-	var ue *usageError
+	var ue *settings.UsageError
 	require.ErrorAs(t, err, &ue)
 	assert.Equal(t, `mcp-sqlite-memory: unexpected argument "memory.db": every setting is a flag, and the subcommands are `+
 		`verify, resume, log, snapshots, call, restore, undo, pending, approve, deny, export, import, ui (see --help)`, err.Error())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -21,11 +22,11 @@ func toolUsage(name string) (string, error) {
 		}
 	}
 	if tool == nil {
-		return "", usagef("no tool %q; the tools are %s (see %s call --help)", name, strings.Join(names, ", "), progName)
+		return "", settings.Usagef("no tool %q; the tools are %s (see %s call --help)", name, strings.Join(names, ", "), settings.ProgName)
 	}
 	l := domain.DefaultLimits()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: %s call [--db PATH] %s ['{\"arg\": value}' | -]\n\n%s (%s)\n\n", progName, tool.Name, tool.Title, tierName(*tool))
+	fmt.Fprintf(&b, "Usage: %s call [--db PATH] %s ['{\"arg\": value}' | -]\n\n%s (%s)\n\n", settings.ProgName, tool.Name, tool.Title, tierName(*tool))
 	b.WriteString(wrap(tool.Describe(l), 80, ""))
 	b.WriteString("\nArguments:\n")
 	if len(tool.Args) == 0 {
@@ -35,7 +36,7 @@ func toolUsage(name string) (string, error) {
 		fmt.Fprintf(&b, "  %s  %s\n", a.Name, argSummary(a, l))
 		b.WriteString(wrap(a.Doc, 80, "      "))
 	}
-	fmt.Fprintf(&b, "\nBounds and defaults are those of the default limits; --max-rows and the other\nlimits change them (see %s --help). Example:\n  %s call --db memory.db %s '%s'\n", progName, progName, tool.Name, exampleArgs(*tool))
+	fmt.Fprintf(&b, "\nBounds and defaults are those of the default limits; --max-rows and the other\nlimits change them (see %s --help). Example:\n  %s call --db memory.db %s '%s'\n", settings.ProgName, settings.ProgName, tool.Name, exampleArgs(*tool))
 	return b.String(), nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 )
 
 var uiCommand = &command{
@@ -32,7 +33,7 @@ bearer token logs in.
                             a loopback address only (use --http with a token
                             to reach the view from elsewhere)
 `,
-	flags: func(fs *flag.FlagSet, o *cliOptions) {
+	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.StringVar(&o.Addr, "addr", "127.0.0.1:0", "")
 	},
 	// The view reads (use nil): on a file without the server's tables it is
@@ -41,12 +42,12 @@ bearer token logs in.
 	run: runUI,
 }
 
-func runUI(ctx context.Context, cfg Config, _ io.Reader, _, stderr io.Writer) error {
+func runUI(ctx context.Context, cfg settings.Config, _ io.Reader, _, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
 	if !streamhttp.IsLoopbackAddr(cfg.CLI.Addr) {
-		return usagef("--addr %s is not a loopback address: the ui command serves this machine only; to reach the view from elsewhere start the server with --http and a token (--auth-token-file) and open /ui/", cfg.CLI.Addr)
+		return settings.Usagef("--addr %s is not a loopback address: the ui command serves this machine only; to reach the view from elsewhere start the server with --http and a token (--auth-token-file) and open /ui/", cfg.CLI.Addr)
 	}
 	if err := needExisting(cfg); err != nil {
 		return err
@@ -77,7 +78,7 @@ func runUI(ctx context.Context, cfg Config, _ io.Reader, _, stderr io.Writer) er
 		mode = " (read-only)"
 	}
 	if _, err := fmt.Fprintf(stderr, "%s: web view%s of %s at\n    http://%s%slogin?secret=%s\n(the secret works once; Ctrl-C stops the view)\n",
-		progName, mode, filepath.Base(cfg.DBPath), ln.Addr(), webui.Prefix, secret); err != nil {
+		settings.ProgName, mode, filepath.Base(cfg.DBPath), ln.Addr(), webui.Prefix, secret); err != nil {
 		return err
 	}
 	select {

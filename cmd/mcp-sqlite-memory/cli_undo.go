@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/undo"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -48,14 +49,14 @@ Refused with --read-only.
                             "later_calls": [...], "restored": BOOL,
                             "event_id", "fresh_snapshot"}
 `,
-	flags: func(fs *flag.FlagSet, o *cliOptions) {
+	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.BoolVar(&o.OverwriteLater, strings.TrimPrefix(overwriteLaterFlag, "--"), false, "")
 		fs.BoolVar(&o.Yes, "yes", false, "")
 	},
 	run: runUndo,
 	// undo writes, and needs the audit log (to find the call) and the memory
 	// (it appends its event): on a database without them it changes nothing.
-	use: func(Config) dbUse {
+	use: func(settings.Config) dbUse {
 		return dbUse{writes: true, needs: append(append([]string{}, memoryTables...), auditTables...)}
 	},
 }
@@ -80,12 +81,12 @@ func parseCallID(args []string) (int64, error) {
 	}
 	id, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
 	if err != nil || id < 1 {
-		return 0, usagef("CALL must be a query_log id such as 42 or #42 (the log command shows them), not %q", args[0])
+		return 0, settings.Usagef("CALL must be a query_log id such as 42 or #42 (the log command shows them), not %q", args[0])
 	}
 	return id, nil
 }
 
-func runUndo(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+func runUndo(ctx context.Context, cfg settings.Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 1); err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func runUndo(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io
 		return err
 	}
 	if cfg.ReadOnly {
-		return usagef("undo writes the database, which --read-only forbids")
+		return settings.Usagef("undo writes the database, which --read-only forbids")
 	}
 	if err := needExisting(cfg); err != nil {
 		return err

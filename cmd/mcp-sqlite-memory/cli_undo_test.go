@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 )
 
 func TestUndoConfirmTakesOnlyYes(t *testing.T) {
@@ -38,7 +40,7 @@ func TestUndoParseCallID(t *testing.T) {
 	assert.Equal(t, int64(0), got, "no CALL: the latest")
 	for _, bad := range []string{"0", "-1", "x", "#", "1.5"} {
 		_, err := parseCallID([]string{bad})
-		var ue *usageError
+		var ue *settings.UsageError
 		assert.ErrorAs(t, err, &ue, bad)
 	}
 }

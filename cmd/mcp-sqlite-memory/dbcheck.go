@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 )
 
 // explainOpen turns a failure to open the database into what is wrong and
@@ -16,7 +18,7 @@ import (
 // base name, never the folders above them. In read-only mode the SQLite
 // adapter already explains each failure (sqlite.Store's explainReadOnly),
 // so err is kept.
-func explainOpen(cfg Config, flagName string, err error) error {
+func explainOpen(cfg settings.Config, flagName string, err error) error {
 	if cfg.ReadOnly {
 		return err
 	}

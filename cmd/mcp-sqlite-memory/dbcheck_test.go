@@ -22,15 +22,15 @@ func TestExplainOpenSaysWhatIsWrong(t *testing.T) {
 	sqliteErr := errors.New("x is not a usable SQLite database: unable to open database file (14)")
 	for _, c := range []struct {
 		name     string
-		cfg      Config
+		cfg      settings.Config
 		flagName string
 		want     []string
 	}{
-		{"a folder", Config{DBPath: dir}, "--db", []string{"--db names a folder (" + filepath.Base(dir) + ")", filepath.Join(filepath.Base(dir), "memory.db")}},
-		{"a folder, env", Config{DBPath: dir}, settings.EnvDB, []string{settings.EnvDB + " names a folder"}},
-		{"a folder, one dash", Config{DBPath: dir}, "-db", []string{"-db names a folder"}},
-		{"a file as folder", Config{DBPath: filepath.Join(file, "x.db")}, "--db", []string{"--db x.db: its folder plain is a file, not a folder"}},
-		{"a file deeper as folder", Config{DBPath: filepath.Join(file, "a", "x.db")}, "--db", []string{"its folder plain is a file"}},
+		{"a folder", settings.Config{DBPath: dir}, "--db", []string{"--db names a folder (" + filepath.Base(dir) + ")", filepath.Join(filepath.Base(dir), "memory.db")}},
+		{"a folder, env", settings.Config{DBPath: dir}, settings.EnvDB, []string{settings.EnvDB + " names a folder"}},
+		{"a folder, one dash", settings.Config{DBPath: dir}, "-db", []string{"-db names a folder"}},
+		{"a file as folder", settings.Config{DBPath: filepath.Join(file, "x.db")}, "--db", []string{"--db x.db: its folder plain is a file, not a folder"}},
+		{"a file deeper as folder", settings.Config{DBPath: filepath.Join(file, "a", "x.db")}, "--db", []string{"its folder plain is a file"}},
 	} {
 		got := explainOpen(c.cfg, c.flagName, sqliteErr)
 		for _, w := range c.want {
@@ -40,9 +40,9 @@ func TestExplainOpenSaysWhatIsWrong(t *testing.T) {
 		assert.NotContains(t, got.Error(), filepath.Dir(dir), "%s: names files, not the folders above them", c.name)
 	}
 	// In read-only mode the adapter's own explanation stays.
-	assert.Equal(t, sqliteErr, explainOpen(Config{DBPath: dir, ReadOnly: true}, "--db", sqliteErr))
+	assert.Equal(t, sqliteErr, explainOpen(settings.Config{DBPath: dir, ReadOnly: true}, "--db", sqliteErr))
 	// Nothing wrong with the path: SQLite's own message stays.
 	ok := filepath.Join(dir, "fine.db")
 	require.NoError(t, os.WriteFile(ok, nil, 0o600))
-	assert.Equal(t, sqliteErr, explainOpen(Config{DBPath: ok}, "--db", sqliteErr))
+	assert.Equal(t, sqliteErr, explainOpen(settings.Config{DBPath: ok}, "--db", sqliteErr))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/streamhttp"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -26,7 +27,7 @@ const shutdownGrace = 2 * time.Second
 // The web view is mounted beside /mcp at /ui/ by webView (nil: none),
 // given the names the server answers to; the MCP handler never sees those
 // requests.
-func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg Config, log *slog.Logger, webView func(hosts []string) http.Handler) error {
+func serveHTTP(ctx context.Context, server *mcpserver.Server, cfg settings.Config, log *slog.Logger, webView func(hosts []string) http.Handler) error {
 	c := cfg.HTTP
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {

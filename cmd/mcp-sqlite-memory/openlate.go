@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 )
 
@@ -23,7 +24,7 @@ const openDelay = 25 * time.Millisecond
 // SDK's JSON-RPC answers is ever written to stdout. A read-only server
 // opens first (its tool list depends on the database: the memory tools are
 // offered only when it has them), and so does HTTP mode.
-func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session string, log *slog.Logger,
+func serveWhileOpening(ctx context.Context, cfg settings.Config, dbFlag, sidecar, session string, log *slog.Logger,
 	stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
 	if err := limitHeap(cfg); err != nil {
 		return err
@@ -69,7 +70,7 @@ func serveWhileOpening(ctx context.Context, cfg Config, dbFlag, sidecar, session
 	defer stopReplication()
 	defer w.Close()
 	pending.Set(w.Service, nil)
-	log.Info("serving", "db", shownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
+	log.Info("serving", "db", settings.ShownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if !ended {
 		serveErr = <-served

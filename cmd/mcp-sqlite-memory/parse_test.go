@@ -1,5 +1,7 @@
 package main
 
+import "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
+
 // envOf returns a getenv that sees only vars; HOME is pinned so that ~
 // expansion never depends on the machine running the tests.
 func envOf(vars map[string]string) func(string) string {
@@ -14,9 +16,9 @@ func envOf(vars map[string]string) func(string) string {
 	}
 }
 
-// parseConfig is [parseConfigNotes] without the notes, as most tests want
-// it.
-func parseConfig(args []string, getenv func(string) string) (Config, error) {
-	cfg, _, err := parseConfigNotes(args, getenv)
+// parseConfig is [settings.Parse] over this binary's subcommands, without
+// the notes, as most tests want it.
+func parseConfig(args []string, getenv func(string) string) (settings.Config, error) {
+	cfg, _, err := settings.Parse(args, getenv, subcommands())
 	return cfg, err
 }

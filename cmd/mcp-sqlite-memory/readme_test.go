@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 )
 
 // TestREADMECommandLineListsEverySubcommand: README's Command line table
@@ -19,7 +21,7 @@ func TestREADMECommandLineListsEverySubcommand(t *testing.T) {
 	_, section, ok := strings.Cut(string(data), "\n## Command line\n")
 	require.True(t, ok, "README has a Command line section")
 	section, _, _ = strings.Cut(section, "\n## ")
-	row := regexp.MustCompile("(?m)^\\| `" + progName + " ([a-z]+)")
+	row := regexp.MustCompile("(?m)^\\| `" + settings.ProgName + " ([a-z]+)")
 	var listed []string
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
 		listed = append(listed, m[1])

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"io"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 )
 
 // startReplication runs the replication sidecar (sidecar.go) beside the
@@ -10,7 +12,7 @@ import (
 // replication (the lock file made) or refused to. The returned stop ends it
 // (a last sync, then the lock is released) and waits; it must run after
 // the store's connections are closed.
-func startReplication(cfg Config, sidecar, dbPath string, stderr io.Writer) (stop func(), err error) {
+func startReplication(cfg settings.Config, sidecar, dbPath string, stderr io.Writer) (stop func(), err error) {
 	if cfg.Replicate == "" {
 		return func() {}, nil
 	}
@@ -30,7 +32,7 @@ func startReplication(cfg Config, sidecar, dbPath string, stderr io.Writer) (sto
 		_ = p.stop()
 		var se *sidecarError
 		if errors.As(err, &se) && se.usage {
-			return nil, usagef("invalid %s: %s", cfg.ReplicateFrom, se.msg)
+			return nil, settings.Usagef("invalid %s: %s", cfg.ReplicateFrom, se.msg)
 		}
 		return nil, err
 	}

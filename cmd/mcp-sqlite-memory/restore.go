@@ -38,7 +38,7 @@ var restoreCommand = &command{
   --json                    {"restored": PATH, "from": URL, "at": TIME or null,
                             "events": N, "memory": true or false}
 `,
-	flags: func(fs *flag.FlagSet, o *cliOptions) {
+	flags: func(fs *flag.FlagSet, o *settings.CLIOptions) {
 		fs.StringVar(&o.From, "from", "", "")
 		fs.StringVar(&o.To, "to", "", "")
 		fs.StringVar(&o.At, "at", "", "")
@@ -58,22 +58,22 @@ type restoreJSON struct {
 
 // runRestore is the restore subcommand. It prints one summary line on
 // stdout when the restored file is in place and verified.
-func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.Writer) error {
+func runRestore(ctx context.Context, cfg settings.Config, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := argCount(cfg, 0, 0); err != nil {
 		return err
 	}
 	from, to, at := cfg.CLI.From, cfg.CLI.To, cfg.CLI.At
 	if from == "" || to == "" {
-		return usagef("restore needs --from URL and --to PATH (see %s restore --help)", progName)
+		return settings.Usagef("restore needs --from URL and --to PATH (see %s restore --help)", settings.ProgName)
 	}
 	if err := domain.CheckReplicaURL(from, os.Getenv); err != nil {
-		return usagef("restore: invalid --from: %v", err)
+		return settings.Usagef("restore: invalid --from: %v", err)
 	}
 	var when time.Time
 	if at != "" {
 		var err error
 		if when, err = time.Parse(time.RFC3339Nano, strings.TrimSpace(at)); err != nil {
-			return usagef("restore: invalid --at %q: want an RFC 3339 time such as 2026-12-01T15:04:05Z", at)
+			return settings.Usagef("restore: invalid --at %q: want an RFC 3339 time such as 2026-12-01T15:04:05Z", at)
 		}
 	}
 	dest, err := filepath.Abs(settings.ExpandHome(to, settings.HomeDir(os.Getenv)))
@@ -132,7 +132,7 @@ func runRestore(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.
 
 // restoreWithSidecar has the replication sidecar write the replica's state
 // (at when, unless zero) into the new file tmp.
-func restoreWithSidecar(ctx context.Context, cfg Config, sidecar, tmp string, when time.Time, stderr io.Writer) error {
+func restoreWithSidecar(ctx context.Context, cfg settings.Config, sidecar, tmp string, when time.Time, stderr io.Writer) error {
 	args := []string{"restore", "--to", tmp}
 	if !when.IsZero() {
 		args = append(args, "--at", when.Format(time.RFC3339Nano))
@@ -152,7 +152,7 @@ func restoreWithSidecar(ctx context.Context, cfg Config, sidecar, tmp string, wh
 	case c.Error != "":
 		var se *sidecarError
 		if err := controlError(c); errors.As(err, &se) && se.usage {
-			return usagef("restore: invalid --from: %s", se.msg)
+			return settings.Usagef("restore: invalid --from: %s", se.msg)
 		}
 		return controlError(c)
 	case !c.Done:

@@ -43,7 +43,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 // instead, printing for a person or a script on stdout.
 func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) error {
 	stderr = terminalWriter(stderr) // logs and errors quote agent text
-	cfg, notes, err := parseConfigNotes(args, os.Getenv)
+	cfg, notes, err := settings.Parse(args, os.Getenv, subcommands())
 	// The bearer token is read once, just above: it leaves the environment
 	// before anything starts. Children never had it anyway: each gets only
 	// an allow-list of variables (domain.ChildEnv).
@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 		return err
 	}
 	for _, w := range notes.Warnings {
-		_, _ = fmt.Fprintln(stderr, progName+": "+w)
+		_, _ = fmt.Fprintln(stderr, settings.ProgName+": "+w)
 	}
 	if cfg.Command != "" {
 		return runCommand(ctx, cfg, stdin, terminalWriter(stdout), stderr)
@@ -109,7 +109,7 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	if cfg.HTTP.Addr == "" && isTerminal(stdin) {
 		_, _ = io.WriteString(stderr, terminalHint())
 	}
-	log.Info("serving", "db", shownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
+	log.Info("serving", "db", settings.ShownPath(cfg.DBPath), "session", session, "read_only", cfg.ReadOnly, "search", w.Deps.Search.Name(), "version", buildVersion())
 	log.Debug("limits", "limits", cfg.Limits.String())
 	if cfg.HTTP.Addr != "" {
 		defer warmChain(ctx, w)() // before w.Close
@@ -136,7 +136,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return int(status)
 	}
 	fmt.Fprintln(terminalWriter(stderr), errLine(err))
-	var ue *usageError
+	var ue *settings.UsageError
 	if errors.As(err, &ue) {
 		return 2
 	}
@@ -144,7 +144,7 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 func errLine(err error) string {
-	var ue *usageError
+	var ue *settings.UsageError
 	if errors.As(err, &ue) {
 		return err.Error()
 	}

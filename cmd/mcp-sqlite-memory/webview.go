@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/undo"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	wiring "github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/wire"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -23,7 +24,7 @@ import (
 // webDeps are the web view's reads and actions on w: the read tier on the
 // database (and on the audit store), the core's tools, the snapshot folder,
 // and undo as the undo command runs it (none with --read-only).
-func webDeps(cfg Config, w *wiring.Wiring, log *slog.Logger, session string) webui.Deps {
+func webDeps(cfg settings.Config, w *wiring.Wiring, log *slog.Logger, session string) webui.Deps {
 	d := webui.Deps{
 		DB: sqlite.NewStatementRunner(w.Store), Limits: cfg.Limits, ReadOnly: cfg.ReadOnly,
 		Replication: replicationNote(cfg.Replicate),
@@ -92,7 +93,7 @@ func (s webSnapshots) List() ([]webui.Snapshot, error) {
 // webUndo is the undo command's use case for the web view: one undoer per
 // request, app.Undo over it, the fresh snapshot first when snapshots are on.
 type webUndo struct {
-	cfg     Config
+	cfg     settings.Config
 	w       *wiring.Wiring
 	log     *slog.Logger
 	session string
@@ -136,7 +137,7 @@ var _ webui.Undoer = webUndo{}
 // token's scopes decide whether the view may act); without a static token
 // (a loopback address) a one-time secret is printed on stderr too, as by
 // the ui command.
-func httpWebView(cfg Config, w *wiring.Wiring, log *slog.Logger, session string, hosts []string, stderr io.Writer) http.Handler {
+func httpWebView(cfg settings.Config, w *wiring.Wiring, log *slog.Logger, session string, hosts []string, stderr io.Writer) http.Handler {
 	o := webui.Options{Token: cfg.HTTP.Token, Hosts: hosts, Logger: log}
 	if cfg.HTTP.OAuth != nil {
 		// The login form takes an access token, checked as /mcp checks it.
@@ -144,7 +145,7 @@ func httpWebView(cfg Config, w *wiring.Wiring, log *slog.Logger, session string,
 	}
 	if o.Token == "" {
 		o.Secret = webui.NewSecret()
-		_, _ = fmt.Fprintf(stderr, "%s: web view at http://%s%slogin?secret=%s (the secret works once)\n", progName, cfg.HTTP.Addr, webui.Prefix, o.Secret)
+		_, _ = fmt.Fprintf(stderr, "%s: web view at http://%s%slogin?secret=%s (the secret works once)\n", settings.ProgName, cfg.HTTP.Addr, webui.Prefix, o.Secret)
 	}
 	return webui.New(webDeps(cfg, w, log, session), o)
 }

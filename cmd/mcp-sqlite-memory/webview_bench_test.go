@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -25,7 +26,7 @@ import (
 // it is a benchmark, not a timed test.
 func BenchmarkWebViewPages(b *testing.B) {
 	db := bigDatabase(b, 100_000, 100_000)
-	cfg := Config{DBPath: db, Limits: domain.DefaultLimits()}
+	cfg := settings.Config{DBPath: db, Limits: domain.DefaultLimits()}
 	cfg.Limits.Snapshots = 0
 	ctx := context.Background()
 	w, err := wire(ctx, cfg, cliLogger(cfg, io.Discard), io.Discard, newSession(time.Now()))
@@ -69,7 +70,7 @@ func BenchmarkWebViewPages(b *testing.B) {
 func bigDatabase(b *testing.B, events, calls int) string {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "big.db")
-	cfg := Config{DBPath: path, Limits: domain.DefaultLimits()}
+	cfg := settings.Config{DBPath: path, Limits: domain.DefaultLimits()}
 	w, err := wire(context.Background(), cfg, cliLogger(cfg, io.Discard), io.Discard, "bench")
 	require.NoError(b, err)
 	w.Close()

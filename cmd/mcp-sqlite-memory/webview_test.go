@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/webui"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/cmd/mcp-sqlite-memory/settings"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -43,7 +44,7 @@ func webGet(t *testing.T, h http.Handler) func(path string) string {
 // connection to the file is found by a whole walk on the next visit.
 func TestWebViewChainStateFollowsTheFile(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
-	cfg := Config{DBPath: db, Limits: domain.DefaultLimits()}
+	cfg := settings.Config{DBPath: db, Limits: domain.DefaultLimits()}
 	cfg.Limits.Snapshots = 0
 	ctx := context.Background()
 	log := cliLogger(cfg, io.Discard)

@@ -14,7 +14,7 @@ import (
 )
 
 // newLogger is the stderr logger every mode uses.
-func newLogger(cfg Config, stderr io.Writer) *slog.Logger {
+func newLogger(cfg settings.Config, stderr io.Writer) *slog.Logger {
 	level := slog.LevelInfo
 	if cfg.Verbose {
 		level = slog.LevelDebug
@@ -26,7 +26,7 @@ func newLogger(cfg Config, stderr io.Writer) *slog.Logger {
 // the server runs it (package cmd/wire, which the test harness uses too);
 // session names this process in events and audit rows. In read-only mode
 // the audit log goes to --audit-db, or as JSON lines to stderr.
-func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, session string) (*wiring.Wiring, error) {
+func wire(ctx context.Context, cfg settings.Config, log *slog.Logger, stderr io.Writer, session string) (*wiring.Wiring, error) {
 	if err := limitHeap(cfg); err != nil {
 		return nil, err
 	}
@@ -36,12 +36,12 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, stderr io.Writer, s
 // limitHeap caps SQLite's heap, which is process-wide; the soft limit makes
 // page caches recycle before the hard one fails a statement
 // (docs/decisions.md#sqlite-memory).
-func limitHeap(cfg Config) error {
+func limitHeap(cfg settings.Config) error {
 	return sqlite.LimitHeap(int64(cfg.Limits.MaxSQLiteHeapBytes), int64(cfg.Limits.MaxSQLiteHeapBytes/2))
 }
 
 // wireOptions are the settings as the composition root takes them.
-func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string) wiring.Options {
+func wireOptions(cfg settings.Config, log *slog.Logger, stderr io.Writer, session string) wiring.Options {
 	var sdkLog *slog.Logger
 	if cfg.Verbose {
 		sdkLog = log // the SDK's session chatter only with -v
@@ -61,7 +61,7 @@ func wireOptions(cfg Config, log *slog.Logger, stderr io.Writer, session string)
 }
 
 // newSnapshotter is the database's snapshotter under the settings.
-func newSnapshotter(cfg Config, log *slog.Logger) *snapshot.Snapshotter {
+func newSnapshotter(cfg settings.Config, log *slog.Logger) *snapshot.Snapshotter {
 	return wiring.NewSnapshotter(cfg.DBPath, cfg.SnapshotDir, cfg.Limits.Snapshots, systemClock{}, log)
 }
 

@@ -88,7 +88,7 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 
-# The README's "check that it works" command, word for word but for its
+# README's Inspector command (under Install), word for word but for its
 # database path, over stdio:
 # the Inspector's CLI (installed above, so npx finds it offline) must list
 # every tool of the server on PATH.

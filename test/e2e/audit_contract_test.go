@@ -145,7 +145,7 @@ func auditStartLongWrite(t *testing.T, cs *mcp.ClientSession, db string) (done c
 	probe, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(0)")
 	require.NoError(t, err)
 	defer probe.Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(slack.Of(5 * time.Second))
 	for time.Now().Before(deadline) {
 		tx, err := probe.BeginTx(context.Background(), nil)
 		require.NoError(t, err)

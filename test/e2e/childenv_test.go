@@ -14,10 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/e2e"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
-// childEnvBase is every child's allow-list, as README's Security section
-// lists it; the shell of the fake children adds PWD, SHLVL and _ itself.
+// childEnvBase is every child's allow-list, as
+// docs/decisions.md#child-processes lists it; the shell of the fake children adds PWD, SHLVL and _ itself.
 var childEnvBase = []string{"PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TMP", "TEMP", "TZ", "LANG", "LC_*",
 	"SYSTEMROOT", "WINDIR", "SYSTEMDRIVE", "COMSPEC", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA",
 	"PWD", "SHLVL", "_"}
@@ -43,7 +44,7 @@ func childEnvOf(t *testing.T, script string) []string {
 		var err error
 		data, err = os.ReadFile(script + ".env")
 		return err == nil
-	}, 10*time.Second, 10*time.Millisecond, "the child never ran")
+	}, slack.Of(10*time.Second), 10*time.Millisecond, "the child never ran")
 	return strings.Split(strings.TrimSpace(string(data)), "\n")
 }
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // lockFile takes path's write lock as another program would (BEGIN
@@ -120,7 +122,7 @@ func TestFaultFailedCallsLeaveLateRows(t *testing.T) {
 				require.NoError(t, p.Session.Close()) // stdin ends: the server exits
 			} else {
 				// No call is needed: the row is written once the lock frees.
-				for end := time.Now().Add(30 * time.Second); len(lateRows(t, audit, tc.tool, q)) == 0 && time.Now().Before(end); {
+				for end := time.Now().Add(slack.Of(30 * time.Second)); len(lateRows(t, audit, tc.tool, q)) == 0 && time.Now().Before(end); {
 					time.Sleep(50 * time.Millisecond)
 				}
 			}

@@ -26,7 +26,7 @@ import (
 // built binary, reads its peak RSS from /proc, and checks the answer time,
 // the error's advice and that the next call works.
 
-// memBudgetKB is the process's memory budget (README, Limits): peak
+// memBudgetKB is the process's memory budget (README "Limits"): peak
 // RSS under 150 MB whatever the agent asks, in the kB /proc reports.
 const memBudgetKB = 150 * 1024
 

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -265,7 +264,7 @@ func TestBinaryRefusesAnAuditDatabaseThatIsTheDatabase(t *testing.T) {
 			assert.Empty(t, got.stdout)
 			assert.Contains(t, got.stderr, "--audit-db must be another file than --db")
 			assert.Contains(t, got.stderr, "names "+c.names)
-			assert.Equal(t, 1, strings.Count(got.stderr, "\n"), got.stderr)
+			assert.Len(t, e2e.Messages(got.stderr), 1, "one line besides the start-up's log records: %s", got.stderr)
 			assert.NotContains(t, got.stderr, dir)
 			assert.Equal(t, before, stateOf(t, db), "the database is exactly as before")
 			if statErr != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // asker is a client's person: it records each question and answers with
@@ -325,7 +326,8 @@ func TestConfirmClientGoneIsANo(t *testing.T) {
 	defer ss2.Close()
 	env.Client = harness.Connect(t, ct2)
 	var row string
-	for range 200 { // the call's row is written once the server sees the client gone
+	// the call's row is written once the server sees the client gone
+	for deadline := time.Now().Add(slack.Of(4 * time.Second)); time.Now().Before(deadline); {
 		row = lastConfirm(t, env)
 		if strings.Contains(row, "client gone") {
 			break

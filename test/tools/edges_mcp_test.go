@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/slack"
 )
 
 // edgesClient connects an in-memory client that records the progress and
@@ -69,7 +70,7 @@ func (ec *edgesClient) call(t *testing.T, tool string, args map[string]any, toke
 // of the answer, but are handled on their own goroutine) and returns those
 // carrying token.
 func (ec *edgesClient) progressFor(token any, atLeast int) []*mcp.ProgressNotificationParams {
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(slack.Of(5 * time.Second))
 	for {
 		ec.mu.Lock()
 		var out []*mcp.ProgressNotificationParams
@@ -123,7 +124,7 @@ func TestProgressNotificationsWhenTheClientSendsAToken(t *testing.T) {
 
 // logsWith waits briefly for log notifications whose data mentions text.
 func (ec *edgesClient) logsWith(text string, atLeast int) []*mcp.LoggingMessageParams {
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(slack.Of(2 * time.Second))
 	for {
 		ec.mu.Lock()
 		var out []*mcp.LoggingMessageParams

@@ -1,3 +1,7 @@
+// Package approval is the SQLite adapter's approval queue: the questions a
+// server started with --confirm-fallback queue waits on, kept in the
+// database file itself, and the decisions the pending, approve and deny
+// subcommands record (docs/decisions.md#confirmation).
 package approval
 
 import (

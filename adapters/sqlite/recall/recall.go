@@ -1,3 +1,6 @@
+// Package recall reads the memory back for the SQLite adapter:
+// search_memory over the memory index, and the events, kinds and sessions
+// that resources and completions ask for.
 package recall
 
 import (

@@ -1,3 +1,5 @@
+// Package schema is the SQLite adapter's schema reader (list_tables,
+// describe_table, get_schema) and view writer (create_view).
 package schema
 
 import (

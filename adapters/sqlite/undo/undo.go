@@ -1,3 +1,7 @@
+// Package undo serves the person's undo command over the SQLite adapter:
+// it finds a destructive_query's snapshot, plans what restoring its objects
+// would change, and restores them in one write transaction
+// (docs/decisions.md#undo).
 package undo
 
 import (

@@ -61,7 +61,7 @@ func (c *confirmSettings) apply(cfg *Config, names *flagNames) error {
 // confirmUsage is the --help text of the confirmation settings.
 func confirmUsage() string {
 	return `
-Asking a person before destructive SQL (README "Permissions"):
+Asking a person before destructive SQL (README "Add it to your agent"):
 
   --confirm MODE            destructive (default): destructive_query asks the
                             person, through the client (MCP elicitation), with

@@ -23,7 +23,7 @@ import (
 // ProgName prefixes every line the command prints about its own setup.
 const ProgName = "mcp-sqlite-memory"
 
-// Environment variables, one per flag (README, Settings). A flag wins over its
+// Environment variables, one per flag (README "Settings"). A flag wins over its
 // variable; an empty variable counts as unset.
 const (
 	EnvDB               = "MCP_SQLITE_DB"
