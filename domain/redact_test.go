@@ -127,6 +127,14 @@ func TestRedactSecretsGenerated(t *testing.T) {
 		{"openai-api-key", func() string { return "sk-proj-" + rnd(alnum, 20) + "0a" + rnd(urlsafe, 100) }},
 		{"anthropic-api-key", func() string { return "sk-ant-api03-" + rnd(urlsafe, 93) + "AA" }},
 		{"jwt", func() string { return "eyJ" + rnd(urlsafe, 30) + ".eyJ" + rnd(urlsafe, 60) + "." + rnd(urlsafe, 43) }},
+		{"gitlab-token", func() string { return "glpat-" + rnd(urlsafe, 20) }},
+		{"npm-token", func() string { return "npm_" + rnd(alnum, 34) + "7a" }},
+		{"huggingface-token", func() string { return "hf_" + rnd(alnum[:52], 32) + "aZ" }},
+		{"age-secret-key", func() string { return "AGE-SECRET-KEY-1" + rnd("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58) }},
+		{"digitalocean-token", func() string { return "dop_v1_" + rnd("0123456789abcdef", 64) }},
+		{"sendgrid-api-key", func() string { return "SG." + rnd(urlsafe, 22) + "." + rnd(urlsafe, 43) }},
+		{"shopify-token", func() string { return "shpat_" + rnd("0123456789abcdef", 32) }},
+		{"grafana-token", func() string { return "glsa_" + rnd(alnum, 32) + "_" + rnd("0123456789abcdef", 8) }},
 	}
 	for _, s := range shapes {
 		for i := 0; i < 50; i++ {
