@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
@@ -62,11 +63,9 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 		return res, domain.Errorf(domain.ErrUnavailable,
 			"this file has no search index yet: a writable server builds it when it opens the file; open it once without --read-only, or use "+domain.ToolSearchText+" on memory_events")
 	}
-	lag, err := sqlite.IndexLag(ctx, conn)
-	if err != nil {
+	if err := conn.QueryRowContext(ctx, lagSQL).Scan(&res.Lag); err != nil {
 		return res, m.db.ConnError(ctx, err)
 	}
-	res.Lag = lag
 	sides, err := sqlite.HasRetractions(ctx, conn)
 	if err != nil {
 		return res, m.db.ConnError(ctx, err)
@@ -102,16 +101,55 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	if len(hits) > q.Limit {
 		hits, res.More = hits[:q.Limit], true
 	}
-	// Snippets only for the hits shown: snippet() reads the whole text.
-	for i := range hits {
-		err := conn.QueryRowContext(ctx, "SELECT snippet(memory_fts, 0, '[', ']', '...', ?) FROM memory_fts WHERE memory_fts MATCH ? AND rowid = ?",
-			snippetTokens, q.Query.Match, rowids[i]).Scan(&hits[i].Snippet)
-		if err != nil {
-			return res, m.searchError(ctx, err)
-		}
-		hit(hits[i])
+	if err := snippets(ctx, conn, q.Query, hits, rowids); err != nil {
+		return res, m.searchError(ctx, err)
+	}
+	for _, h := range hits {
+		hit(h)
 	}
 	return res, nil
+}
+
+// lagSQL counts the events the index has not taken in: the largest event
+// id against the index's largest, two b-tree seeks (the counts the open
+// compares, sqlite.IndexLag, walk both tables: milliseconds at 100k).
+const lagSQL = `SELECT max(0, (SELECT coalesce(max(id), 0) FROM memory_events) - (SELECT coalesce(max(id), 0) FROM memory_fts_docsize WHERE id > 0))`
+
+// snippetSQL is the snippet of the match q.Match in one row.
+const snippetSQL = "SELECT f.rowid, snippet(memory_fts, 0, '[', ']', '...', ?) FROM memory_fts f WHERE memory_fts MATCH ?"
+
+// snippets fills in the hits' snippets, only theirs (snippet() reads the
+// whole text). Each is one seek of the row, except for a query with a
+// prefix term: FTS5 expands a prefix over the whole index each time the
+// expression runs, so those are read in one pass over the hits' rowid
+// range, keeping the hits only (+rowid is no constraint FTS5 is offered,
+// so the IN filters the walk instead of running it once per value).
+func snippets(ctx context.Context, conn *sql.Conn, q domain.MemoryQuery, hits []domain.MemoryHit, rowids []int64) error {
+	if !q.Prefix || len(hits) < 2 {
+		for i := range hits {
+			var id int64
+			if err := conn.QueryRowContext(ctx, snippetSQL+" AND f.rowid = ?", snippetTokens, q.Match, rowids[i]).Scan(&id, &hits[i].Snippet); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	at := make(map[int64]int, len(rowids))
+	args := []any{snippetTokens, q.Match, slices.Min(rowids), slices.Max(rowids)}
+	for i, id := range rowids {
+		at[id] = i
+		args = append(args, id)
+	}
+	query := snippetSQL + " AND f.rowid BETWEEN ? AND ? AND +f.rowid IN (?" + strings.Repeat(", ?", len(rowids)-1) + ")"
+	return sqlite.QueryOn(ctx, conn, func(r *sql.Rows) error {
+		var id int64
+		var s string
+		if err := r.Scan(&id, &s); err != nil {
+			return err
+		}
+		hits[at[id]].Snippet = s
+		return nil
+	}, query, args...)
 }
 
 // matchWindow counts the events expr matches (cheap: no row's length is
