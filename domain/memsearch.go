@@ -64,7 +64,7 @@ const (
 	MaxMemoryQueryBytes = 1000
 	MaxMemoryQueryTerms = 16
 	MaxMemoryKinds      = 32
-	MaxRankedMatches    = 10_000
+	MaxRankedMatches    = 2_000
 )
 
 // MemoryQuery is a search_memory query, checked and turned into FTS5

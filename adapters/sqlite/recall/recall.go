@@ -70,11 +70,6 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	if err != nil {
 		return res, m.db.ConnError(ctx, err)
 	}
-	if sides {
-		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)", q.Query.Match).Scan(&res.Retracted); err != nil {
-			return res, m.searchError(ctx, err)
-		}
-	}
 
 	exprs := []string{q.Query.All}
 	if q.Query.Match != q.Query.All {
@@ -82,24 +77,34 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	}
 	var hits []domain.MemoryHit
 	var rowids []int64
+	counted := !sides // the retracted matches are counted (none to count without the side table)
 	for _, expr := range exprs {
 		if len(hits) > q.Limit {
 			break
 		}
-		matched, floor, err := matchWindow(ctx, conn, expr)
+		retracted := sides && expr == q.Query.Match
+		w, err := matchWindow(ctx, conn, expr, retracted)
 		if err != nil {
 			return res, m.searchError(ctx, err)
 		}
-		res.Matched, res.Ranked = matched, min(matched, domain.MaxRankedMatches)
-		err = rankedHits(ctx, conn, q, sides, expr, floor, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
+		if retracted {
+			res.Retracted, counted = w.retracted, true
+		}
+		res.Matched, res.Ranked = w.events, min(w.events, domain.MaxRankedMatches)
+		err = rankedHits(ctx, conn, q, sides, expr, w, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
 			hits, rowids = append(hits, h), append(rowids, rowid)
 		})
 		if err != nil {
 			return res, m.searchError(ctx, err)
 		}
 	}
+	if !counted {
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)", q.Query.Match).Scan(&res.Retracted); err != nil {
+			return res, m.searchError(ctx, err)
+		}
+	}
 	if len(hits) > q.Limit {
-		hits, res.More = hits[:q.Limit], true
+		hits, rowids, res.More = hits[:q.Limit], rowids[:q.Limit], true
 	}
 	if err := snippets(ctx, conn, q.Query, hits, rowids); err != nil {
 		return res, m.searchError(ctx, err)
@@ -152,30 +157,45 @@ func snippets(ctx context.Context, conn *sql.Conn, q domain.MemoryQuery, hits []
 	}, query, args...)
 }
 
-// matchWindow counts the events expr matches (cheap: no row's length is
-// read) and, when more than domain.MaxRankedMatches match, returns the
-// smallest event id of the newest MaxRankedMatches, which bounds the
-// ranking; 0 when every match is ranked.
-func matchWindow(ctx context.Context, conn *sql.Conn, expr string) (int64, int64, error) {
-	var n int64
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0", expr).Scan(&n); err != nil {
-		return 0, 0, err
+// window is what one walk of an expression's matches found: the events
+// and checkpoints it matches, the retracted events among them (when
+// asked), and floor, the smallest event id of the newest
+// domain.MaxRankedMatches when more events match (0 when every match is
+// ranked).
+type window struct {
+	events, checkpoints, retracted, floor int64
+}
+
+// matchWindow counts what expr matches in one walk of the index (cheap: no
+// row's length is read; the retracted ones too when retracted is set, so
+// the file's retractions cost no second walk) and, when more than
+// domain.MaxRankedMatches events match, finds the floor that bounds the
+// ranking by reading the newest matches in descending rowid order (which
+// FTS5 serves without sorting).
+func matchWindow(ctx context.Context, conn *sql.Conn, expr string, retracted bool) (window, error) {
+	var w window
+	count := "SELECT count(*) FILTER (WHERE rowid > 0), count(*) FILTER (WHERE rowid < 0), 0"
+	if retracted {
+		count = "SELECT count(*) FILTER (WHERE rowid > 0), count(*) FILTER (WHERE rowid < 0), count(*) FILTER (WHERE rowid IN (SELECT event_id FROM memory_retractions))"
 	}
-	if n <= domain.MaxRankedMatches {
-		return n, 0, nil
+	if err := conn.QueryRowContext(ctx, count+" FROM memory_fts WHERE memory_fts MATCH ?", expr).Scan(&w.events, &w.checkpoints, &w.retracted); err != nil {
+		return w, err
 	}
-	var floor int64
+	if w.events <= domain.MaxRankedMatches {
+		return w, nil
+	}
 	err := conn.QueryRowContext(ctx, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-		expr, domain.MaxRankedMatches-1).Scan(&floor)
-	return n, floor, err
+		expr, domain.MaxRankedMatches-1).Scan(&w.floor)
+	return w, err
 }
 
 // rankedHits finds up to limit hits of expr, best first (BM25, then the
-// newer), leaving out the rows already found (seen) and, with floor > 0,
-// the events older than floor. The bound is its own arm of the query
+// newer), leaving out the rows already found (seen) and, with a floor in
+// w, the events older than it. The bound is its own arm of the query
 // (rowid >= floor, which FTS5 applies while it walks the index, and the
-// checkpoints, rowid < 0), so the older events are never scored.
-func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, sides bool, expr string, floor int64, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
+// checkpoints, rowid < 0, when some match), so the older events are never
+// scored.
+func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, sides bool, expr string, w window, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
 	filters, fargs := hitFilters(q, sides, seen)
 	var arms []string
 	var args []any
@@ -183,9 +203,11 @@ func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, side
 		arms = append(arms, hitsSQL+bound+filters)
 		args = append(append(append(args, expr), bargs...), fargs...)
 	}
-	if floor > 0 {
-		arm(" AND f.rowid >= ?", floor)
-		arm(" AND f.rowid < 0")
+	if w.floor > 0 {
+		arm(" AND f.rowid >= ?", w.floor)
+		if w.checkpoints > 0 {
+			arm(" AND f.rowid < 0")
+		}
 	} else {
 		arm("")
 	}
