@@ -82,7 +82,10 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 		if len(hits) > q.Limit {
 			break
 		}
-		retracted := sides && expr == q.Query.Match
+		// A prefix query counts its retracted matches in its own walk:
+		// FTS5 would expand the prefix again for each retraction, where
+		// a plain term seeks each one in microseconds.
+		retracted := sides && q.Query.Prefix && expr == q.Query.Match
 		w, err := matchWindow(ctx, conn, expr, retracted)
 		if err != nil {
 			return res, m.searchError(ctx, err)
@@ -167,8 +170,7 @@ type window struct {
 }
 
 // matchWindow counts what expr matches in one walk of the index (cheap: no
-// row's length is read; the retracted ones too when retracted is set, so
-// the file's retractions cost no second walk) and, when more than
+// row's length is read; the retracted ones too when retracted is set) and, when more than
 // domain.MaxRankedMatches events match, finds the floor that bounds the
 // ranking by reading the newest matches in descending rowid order (which
 // FTS5 serves without sorting).
