@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -74,11 +76,19 @@ type committer struct {
 	queue   []*pendingRow
 	running bool
 
-	// conn and stmt are the committer's own connection and compiled
-	// insert, opened on first use; only the goroutine committing touches
-	// them.
+	// conn and its compiled statements, opened on first use; only the
+	// goroutine committing touches them.
 	conn *sql.Conn
-	stmt *sql.Stmt
+	st   *auditStmts
+}
+
+// auditStmts are the committer's statements, compiled once on its driver
+// connection and run there directly: no database/sql argument conversion
+// per row, no parse of BEGIN and COMMIT per batch.
+type auditStmts struct {
+	insert, begin, commit, rollback driver.StmtExecContext
+	closers                         []driver.Stmt
+	args                            []driver.NamedValue // insert's, reused
 }
 
 // pendingRow is one call's row waiting for its batch's commit.
@@ -201,46 +211,147 @@ func (s *Store) writeBatch(batch []*pendingRow) error {
 // connOK is false when the connection may be left in a bad state.
 //
 // The statements run without ctx: they are short, and the one long part,
-// SQLite's wait for another program's lock, is bounded by the busy timeout
-// set here (an interrupt cannot end that wait anyway). ctx only words the
-// errors.
+// the wait for another program's lock, is bounded by foreignWait (an
+// interrupt cannot end that wait anyway). ctx only words the errors.
 func (s *Store) insertBatch(ctx context.Context, batch []*pendingRow, budget time.Time) (connOK bool, err error) {
 	a := &s.audit
-	run := context.Background()
-	if err := setBusy(a.conn, foreignWait(ctx, budget)); err != nil {
-		return false, s.auditError(ctx, err)
-	}
-	if a.stmt == nil {
-		if a.stmt, err = a.conn.PrepareContext(run, auditInsert); err != nil {
-			return false, s.auditError(ctx, err)
+	deadline := time.Now().Add(foreignWait(ctx, budget))
+	connOK = true
+	rerr := a.conn.Raw(func(dc any) error {
+		if a.st == nil {
+			st, err := prepareAudit(dc)
+			if err != nil {
+				connOK = false
+				return err
+			}
+			a.st = st
 		}
-	}
-	own, ownOK := s.ownBefore()
-	if len(batch) == 1 {
-		// A lone row commits by itself: one statement instead of three.
-		if _, err := a.stmt.ExecContext(run, auditArgs(batch[0].e)...); err != nil {
-			return true, s.auditError(ctx, err)
+		own, ownOK := s.ownBefore()
+		if err := a.st.write(batch, deadline); err != nil {
+			if !a.st.rolledBack(dc) {
+				connOK = false
+			}
+			return err
 		}
 		s.ownAfter(own, ownOK)
-		return true, nil
+		return nil
+	})
+	if rerr != nil {
+		return connOK, s.auditError(ctx, rerr)
 	}
-	if _, err = a.conn.ExecContext(run, "BEGIN IMMEDIATE"); err != nil {
-		return true, s.auditError(ctx, err)
+	return true, nil
+}
+
+// prepareAudit compiles the committer's statements on dc and turns off
+// SQLite's busy handler there: write waits for another program's lock in
+// short steps instead (retryBusy).
+func prepareAudit(dc any) (*auditStmts, error) {
+	h, err := engine.Open(dc)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range batch {
-		if _, err = a.stmt.ExecContext(run, auditArgs(p.e)...); err != nil {
-			break
+	pc, ok := dc.(driver.ConnPrepareContext)
+	if !ok {
+		return nil, errors.New("the SQLite driver connection cannot prepare statements")
+	}
+	st := &auditStmts{args: make([]driver.NamedValue, 9)}
+	for _, q := range []string{auditInsert, "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"} {
+		ds, err := pc.PrepareContext(context.Background(), q)
+		if err == nil {
+			st.closers = append(st.closers, ds)
+			if _, ok = ds.(driver.StmtExecContext); !ok {
+				err = errors.New("the SQLite driver statement cannot execute with a context")
+			}
+		}
+		if err != nil {
+			st.close()
+			return nil, err
 		}
 	}
-	if err == nil {
-		_, err = a.conn.ExecContext(run, "COMMIT")
+	x := func(i int) driver.StmtExecContext { return st.closers[i].(driver.StmtExecContext) }
+	st.insert, st.begin, st.commit, st.rollback = x(0), x(1), x(2), x(3)
+	h.SetBusyTimeout(0)
+	return st, nil
+}
+
+// write inserts the batch's rows: a lone row by itself (one statement
+// instead of three), more in one BEGIN IMMEDIATE ... COMMIT.
+func (st *auditStmts) write(batch []*pendingRow, deadline time.Time) error {
+	if len(batch) == 1 {
+		return retryBusy(deadline, func() error { return st.exec(st.insert, batch[0].e) })
 	}
+	if err := retryBusy(deadline, func() error { return st.exec(st.begin, domain.AuditEntry{}) }); err != nil {
+		return err
+	}
+	for _, p := range batch {
+		if err := st.exec(st.insert, p.e); err != nil {
+			return err
+		}
+	}
+	return st.exec(st.commit, domain.AuditEntry{})
+}
+
+// exec runs x: the insert with e's arguments, the others with none.
+func (st *auditStmts) exec(x driver.StmtExecContext, e domain.AuditEntry) error {
+	var args []driver.NamedValue
+	if x == st.insert {
+		for i, v := range auditArgs(e) {
+			st.args[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
+		}
+		args = st.args
+	}
+	_, err := x.ExecContext(context.Background(), args)
+	return err
+}
+
+// rolledBack ends a failed batch's transaction, if one is open on dc, and
+// reports whether the connection is fit for the next batch.
+func (st *auditStmts) rolledBack(dc any) bool {
+	h, err := engine.Open(dc)
 	if err != nil {
-		_, rerr := a.conn.ExecContext(run, "ROLLBACK")
-		return rerr == nil, s.auditError(ctx, err)
+		return false
 	}
-	s.ownAfter(own, ownOK)
-	return true, nil
+	if h.Autocommit() {
+		return true
+	}
+	return st.exec(st.rollback, domain.AuditEntry{}) == nil && h.Autocommit()
+}
+
+// close releases the statements.
+func (st *auditStmts) close() {
+	for _, ds := range st.closers {
+		_ = ds.Close()
+	}
+	st.closers = nil
+}
+
+// retryBusy's steps. SQLite's own busy handler sleeps 1, 2, 5, 10 ms ...
+// while another server's commit holds the lock for a tenth of that; 1 ms
+// is the shortest sleep Go offers everywhere; no spinning, which would
+// take the core the lock's holder needs (docs/decisions.md#audit-commit-path).
+const (
+	busyFastTries = 16
+	busySleep     = time.Millisecond
+	busySlowSleep = 5 * time.Millisecond
+)
+
+// retryBusy runs f until it does not fail on another program's write lock
+// (SQLITE_BUSY), or until deadline, returning f's last error.
+func retryBusy(deadline time.Time, f func() error) error {
+	for i := 0; ; i++ {
+		err := f()
+		if err == nil || !isBusy(err) || !time.Now().Before(deadline) {
+			return err
+		}
+		switch {
+		case i == 0:
+			runtime.Gosched()
+		case i < busyFastTries:
+			time.Sleep(min(busySleep, time.Until(deadline)))
+		default:
+			time.Sleep(min(busySlowSleep, time.Until(deadline)))
+		}
+	}
 }
 
 // auditError words a failed batch: the deadline passed, another program
@@ -257,16 +368,26 @@ func (s *Store) auditError(ctx context.Context, err error) error {
 
 // closeAuditConn releases the committer's connection (on failure, and in
 // Close).
+// The connection goes back to the internal pool with its statements
+// closed and SQLite's busy timeout restored.
 func (s *Store) closeAuditConn() {
 	a := &s.audit
-	if a.stmt != nil {
-		_ = a.stmt.Close()
-		a.stmt = nil
+	if a.conn == nil {
+		return
 	}
-	if a.conn != nil {
-		_ = a.conn.Close()
-		a.conn = nil
+	if a.st != nil {
+		_ = a.conn.Raw(func(dc any) error {
+			a.st.close()
+			h, err := engine.Open(dc)
+			if err == nil {
+				h.SetBusyTimeout(busyTimeout)
+			}
+			return err
+		})
+		a.st = nil
 	}
+	_ = a.conn.Close()
+	a.conn = nil
 }
 
 // auditTimeout says why a row was not written before its call's deadline.

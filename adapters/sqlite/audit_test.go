@@ -189,3 +189,40 @@ func TestRecordBlamesAnotherProgramOnlyForItsLock(t *testing.T) {
 	require.NoError(t, s.Record(context.Background(), auditEntry("read_query", "SELECT 1 -- unlocked")))
 	assert.Equal(t, 1, auditCount(t, path, "SELECT 1 -- unlocked"))
 }
+
+// TestRecordWaitsOutAnotherProgramsLock: the committer waits for another
+// program's write lock in its own short steps (SQLite's busy handler is
+// off on its connection), so a row and the batch queued behind it commit
+// once that lock is released, within their deadline.
+func TestRecordWaitsOutAnotherProgramsLock(t *testing.T) {
+	s, path := auditStore(t)
+	require.NoError(t, s.Record(context.Background(), auditEntry("read_query", "SELECT 1 -- warm")))
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)")
+	require.NoError(t, err)
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
+	require.NoError(t, err)
+	const n = 4
+	done := make(chan error, n)
+	for i := range n {
+		go func() {
+			done <- s.Record(context.Background(), auditEntry("read_query", fmt.Sprintf("SELECT %d -- waited", i)))
+		}()
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Record returned while another program held the write lock, long before its 5 s budget: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	_, err = conn.ExecContext(context.Background(), "ROLLBACK")
+	require.NoError(t, err)
+	for range n {
+		assert.NoError(t, <-done)
+	}
+	var rows int
+	require.NoError(t, rawOpen(t, path).QueryRow("SELECT count(*) FROM query_log WHERE query LIKE '% -- waited'").Scan(&rows))
+	assert.Equal(t, n, rows)
+}

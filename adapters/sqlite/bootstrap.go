@@ -143,7 +143,7 @@ func (s *Store) bootstrap(ctx context.Context) error {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: build the memory search index: %s", s.name, s.scrub(err.Error()))
 	}
-	if err := bootstrapSides(ctx, conn); err != nil { // memretract.go
+	if err := bootstrapSides(ctx, conn); err != nil { // memschema.go
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return fmt.Errorf("bootstrap %s: %s", s.name, s.scrub(err.Error()))
 	}

@@ -1,12 +1,13 @@
 // Package sqlite is the SQLite adapter: it opens the database file with
 // modernc.org/sqlite (pure Go, no cgo), bootstraps the server tables, runs
 // agent SQL under the statement policy of package domain, and implements the
-// statement runner, candidate source, memory store, impact meter and audit
-// sink ports. [Store] owns the database's connections; each port is one
+// statement runner, candidate source, impact meter and audit sink ports. [Store] owns the database's connections; each port is one
 // service over it, named for the port and built with its New function
 // (NewStatementRunner, ...). The sub-packages schema (schema reader, view
-// writer), recall (memory search), approval (the approval queue) and undo
-// are services over the Store too, through the names of seam.go; dbfile
+// writer), memory (the memory store: events, checkpoints, retractions,
+// signatures, export and import rows), recall (memory search), approval
+// (the approval queue) and undo are services over the Store too, through
+// the names of seam.go; dbfile
 // inspects a read-only session's file before SQLite opens it.
 //
 // Agent statements do not go through database/sql's Query: this package

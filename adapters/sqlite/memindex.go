@@ -14,28 +14,10 @@ import (
 // and of each checkpoint's summary under minus its id. It is kept apart
 // from bootstrapSQL, which stays the reference's script byte for byte; a
 // file the reference made gains the index at its first writable open.
+// Package memory adds each event's and checkpoint's row in the
+// transaction that stores it (adapters/sqlite/memory/index.go); the Store
+// creates the index and rebuilds it here.
 const memIndexSQL = `CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');`
-
-// indexEvent adds e to the index, in the transaction that stores e. A
-// file whose index was dropped from outside while the server runs keeps
-// taking events: the index is rebuilt at the next open.
-func indexEvent(ctx context.Context, c *sql.Conn, e domain.Event) error {
-	_, err := c.ExecContext(ctx, "INSERT INTO memory_fts (rowid, text) VALUES (?, ?)", e.ID, domain.IndexedText(e))
-	return skipMissingIndex(err)
-}
-
-// indexCheckpoint adds c's summary to the index, in its transaction.
-func indexCheckpoint(ctx context.Context, x *sql.Conn, c domain.Checkpoint) error {
-	_, err := x.ExecContext(ctx, "INSERT INTO memory_fts (rowid, text) VALUES (?, ?)", -c.ID, c.Summary)
-	return skipMissingIndex(err)
-}
-
-func skipMissingIndex(err error) error {
-	if err != nil && strings.Contains(err.Error(), "no such table: memory_fts") {
-		return nil
-	}
-	return err
-}
 
 // indexState is what the index holds against what it should hold: the
 // count and largest id of the events and of the checkpoints, on each side.

@@ -99,7 +99,7 @@ func TestSearchIndexRollsBackWithItsAppend(t *testing.T) {
 		return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolAppendEvent, OK: true}
 	})
 	require.Error(t, err)
-	_, err = s.MemoryStore.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
+	_, err = s.memoryStore.Checkpoint(context.Background(), func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, memTS, memSession, "rolled back too")
 	}, func(domain.Checkpoint) domain.AuditEntry {
 		return domain.AuditEntry{TS: memTS, Session: memSession, Tool: domain.ToolCheckpoint, OK: true}

@@ -11,9 +11,9 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// What the adapter's sub-packages (schema, recall, approval, undo) build
-// on: the Store's two pools, its write turn, and the wording of SQLite's
-// errors. Everything else about connections stays in this package
+// What the adapter's sub-packages (schema, recall, approval, undo,
+// memory) build on: the Store's two pools, its write turn, and the
+// wording of SQLite's errors. Everything else about connections stays in this package
 // (docs/decisions.md#the-sqlite-adapters-packages).
 
 // BusyTimeout is how long a connection waits for another program's write
@@ -116,6 +116,78 @@ func (s *Store) writeOn(ctx context.Context, conn *sql.Conn, budget time.Time, f
 	return nil
 }
 
+// InDurableWrite is InWrite for the memory's events and checkpoints: the
+// commit is fsynced (synchronous=FULL; the pooled connection goes back to
+// NORMAL) and counted in the run of this process's own commits
+// (verified.go). fn runs inside BEGIN IMMEDIATE, and InDurableWrite
+// commits when fn returns nil; when fn fails the transaction is rolled
+// back, and an error that is not a *domain.Error is worded by ConnError.
+func (s *Store) InDurableWrite(ctx context.Context, fn func(*sql.Conn) error) error {
+	budget := time.Now().Add(busyTimeout)
+	release, err := s.lockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	conn, err := s.internal.Conn(ctx)
+	if err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.Close()
+	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
+		return s.connError(ctx, err)
+	}
+	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
+	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
+		return s.connError(ctx, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
+	own, ownOK := s.ownBefore()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return s.lockError(ctx, err)
+	}
+	if err := fn(conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		if _, ok := err.(*domain.Error); ok {
+			return err
+		}
+		return s.connError(ctx, err)
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return s.connError(ctx, err)
+	}
+	s.ownAfter(own, ownOK)
+	return nil
+}
+
+// RetryNoMem runs fn, the server's own work, again while it fails for
+// SQLite's heap limit, a bounded number of times (heap.go).
+func RetryNoMem(ctx context.Context, fn func() error) error { return retryNoMem(ctx, fn) }
+
+// ChainKey returns [Options.ChainKey]: when set, every event and
+// checkpoint signs the chain's head in its own transaction.
+func (s *Store) ChainKey() *domain.ChainKey { return s.opts.ChainKey }
+
+// OwnMark starts a new run of this process's own commits (verified.go)
+// and returns its mark; ok is false when the commit counter cannot be
+// read (a read-only or immutable file without a shared wal-index).
+func (s *Store) OwnMark() (ports.MemoryMark, bool) {
+	if s.opts.ReadOnly && s.immutable {
+		return "", false
+	}
+	return s.restart()
+}
+
+// OwnSince reports whether only this process's own memory and audit
+// commits led from mark to the file as it is now.
+func (s *Store) OwnSince(mark ports.MemoryMark) bool { return s.unchanged(mark) }
+
+// EngineError words an error of a statement the server stepped through
+// SQLite's C API (package engine) on its own connection, as a domain
+// error.
+func (s *Store) EngineError(ctx context.Context, err error) error { return s.translate(ctx, nil, err) }
+
 // domainOr passes a domain error as it is and words any other.
 func (s *Store) domainOr(ctx context.Context, err error) error {
 	var de *domain.Error
@@ -133,7 +205,15 @@ func InsertAudit(ctx context.Context, conn *sql.Conn, e domain.AuditEntry) error
 
 // Head returns the id and hash of the memory chain's last event (0 and
 // the genesis hash when there is none), read on conn.
-func Head(ctx context.Context, conn *sql.Conn) (int64, string, error) { return head(ctx, conn) }
+func Head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
+	var id int64
+	var hash string
+	err := conn.QueryRowContext(ctx, "SELECT id, hash FROM memory_events ORDER BY id DESC LIMIT 1").Scan(&id, &hash)
+	if err == sql.ErrNoRows {
+		return 0, domain.Genesis, nil
+	}
+	return id, hash, err
+}
 
 // ArmDeadline interrupts SQLite on h once ctx is done; the returned stop
 // waits until no interrupt can arrive any more.
@@ -144,7 +224,17 @@ func QuoteIdent(name string) string { return quoteIdent(name) }
 
 // QueryOn runs q on conn and calls scan for each row.
 func QueryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q string, args ...any) error {
-	return queryOn(ctx, conn, scan, q, args...)
+	rows, err := conn.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // IndexLag is how many of the memory's events search_memory's index has
@@ -156,10 +246,22 @@ func IndexLag(ctx context.Context, conn *sql.Conn) (int64, error) {
 }
 
 // HasRetractions reports whether the file has retract_event's side table
-// (memretract.go), read on conn (a connection or the pool): search counts the retracted matches only
+// (memschema.go), read on conn (a connection or the pool): search counts the retracted matches only
 // where it exists.
 func HasRetractions(ctx context.Context, conn interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }) (bool, error) {
 	return hasRetractions(ctx, conn)
+}
+
+// EnsureSides makes the memory's side tables, the retractions and the
+// provenance (memschema.go), in conn's write transaction when the file
+// lacks them.
+func EnsureSides(ctx context.Context, conn *sql.Conn) error { return ensureSides(ctx, conn) }
+
+// EnsureSignatures makes the table of the chain's head signatures
+// (memschema.go) in conn's write transaction when the file lacks it.
+func EnsureSignatures(ctx context.Context, conn *sql.Conn) error {
+	_, err := conn.ExecContext(ctx, signaturesSQL)
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/recall"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 )
@@ -17,10 +18,14 @@ type testDB struct {
 	*schema.Reader
 	*schema.ViewWriter
 	*sqlite.CandidateSource
-	*sqlite.MemoryStore
+	*memoryStore
 	*sqlite.AuditSink
 	*recall.Searcher
 }
+
+// memoryStore names memory.Store for the embedding (testDB embeds a
+// sqlite.Store as well).
+type memoryStore = memory.Store
 
 // openTestDB opens the database at path (sqlite.Open) with its services.
 func openTestDB(ctx context.Context, path string, opts sqlite.Options) (*testDB, error) {
@@ -29,6 +34,6 @@ func openTestDB(ctx context.Context, path string, opts sqlite.Options) (*testDB,
 		return nil, err
 	}
 	return &testDB{Store: s, StatementRunner: sqlite.NewStatementRunner(s), Reader: schema.NewReader(s),
-		ViewWriter: schema.NewViewWriter(s), CandidateSource: sqlite.NewCandidateSource(s), MemoryStore: sqlite.NewMemoryStore(s),
+		ViewWriter: schema.NewViewWriter(s), CandidateSource: sqlite.NewCandidateSource(s), memoryStore: memory.New(s),
 		AuditSink: sqlite.NewAuditSink(s), Searcher: recall.New(s)}, nil
 }

@@ -53,7 +53,7 @@ type Options struct {
 	// cut. 0 reads every value whole.
 	MaxCellChars int
 	// ChainKey, when set, signs the chain's head in the transaction of
-	// every event and checkpoint (signatures.go, docs/decisions.md#keyed-chain).
+	// every event and checkpoint (package memory, docs/decisions.md#keyed-chain).
 	ChainKey *domain.ChainKey
 	// RepairServerObjects lets startup drop look-alikes of the server's
 	// triggers, index and view, and extra triggers and indexes on its
@@ -84,10 +84,10 @@ type Options struct {
 // and what the pools share (the write turn, the reader statement caches,
 // the audit group commit). It implements no port itself: each port has a
 // service over the Store, in its own file: [StatementRunner] (runner.go),
-// [CandidateSource] (candidates.go), [MemoryStore] (memory.go) and
-// [AuditSink] (audit.go); the services that need only a connection and
-// the error wording (seam.go) are sub-packages: schema, recall, approval,
-// undo. Close it when done.
+// [CandidateSource] (candidates.go) and [AuditSink] (audit.go); the
+// services that need only a connection, the write turn and the error
+// wording (seam.go) are sub-packages: schema, recall, approval, undo,
+// memory. Close it when done.
 type Store struct {
 	wording // the file's path and name, and how errors are worded (translate.go)
 	opts    Options
@@ -183,7 +183,7 @@ func (s *Store) dsn(queryOnly, internal bool) string {
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	// In WAL mode NORMAL already makes every commit survive a crash of this
 	// process; memory appends switch to FULL so that an acknowledged event
-	// survives power loss too (see memory.go).
+	// survives power loss too (InDurableWrite, seam.go).
 	q.Add("_pragma", "synchronous(normal)")
 	if s.opts.NoAutoCheckpoint && !s.opts.ReadOnly {
 		q.Add("_pragma", "wal_autocheckpoint(0)")

@@ -2,21 +2,17 @@ package sqlite
 
 import (
 	"bytes"
-	"context"
-	"database/sql"
 	"encoding/binary"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
-	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
 // The resume context verifies the chain on every call; to keep that cost
-// flat, the core remembers the chain it verified and asks this store
+// flat, the core remembers the chain it verified and asks the memory store
+// (adapters/sqlite/memory/verified.go, through OwnMark and OwnSince)
 // whether anything but this process's own memory and audit writes
 // committed to the file since (docs/decisions.md#resume-verifies-what-changed).
 //
@@ -162,96 +158,4 @@ func (s *Store) unchanged(m ports.MemoryMark) bool {
 	defer o.mu.Unlock()
 	h, ok := o.readHdr(s.path)
 	return ok && o.run && o.base.mark() == m && h == o.next && o.sameShm(s.path)
-}
-
-var _ ports.MemoryTail = (*MemoryStore)(nil)
-
-// Mark starts a new run and returns its mark; ok is false when the
-// counter cannot be read (a read-only or immutable file without a shared
-// wal-index): every walk is then a whole one.
-func (m *MemoryStore) Mark() (ports.MemoryMark, bool) {
-	if m.db.opts.ReadOnly && m.db.immutable {
-		return "", false
-	}
-	return m.db.restart()
-}
-
-// EventsAfter walks the events after afterID (and that event itself), in
-// one read transaction, when only this process's own memory and audit
-// commits reached the file since mark. ok false
-// means something else committed (or nothing can tell): nothing is
-// walked, and the caller walks the whole chain. next is a new mark, taken
-// before the read.
-func (m *MemoryStore) EventsAfter(ctx context.Context, mark ports.MemoryMark, afterID int64, fn func(domain.Event) bool) (next ports.MemoryMark, ok bool, err error) {
-	if err := m.db.checkImmutable(); err != nil {
-		return "", false, err
-	}
-	if !m.db.unchanged(mark) {
-		return "", false, nil
-	}
-	if next, ok = m.Mark(); !ok {
-		return "", false, nil
-	}
-	conn, err := m.db.readers.Conn(ctx)
-	if err != nil {
-		return "", false, m.db.connError(ctx, err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return "", false, m.db.connError(ctx, err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
-	err = conn.Raw(func(dc any) error {
-		h, err := engine.Open(dc)
-		if err != nil {
-			return err
-		}
-		stop := armDeadline(ctx, h)
-		defer stop()
-		// afterID is the core's own number, never the agent's text.
-		q := "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE id >= " + strconv.FormatInt(afterID, 10) + " ORDER BY id"
-		return eachRow(h, q, func(st engine.Stmt) bool {
-			return fn(domain.Event{ID: st.Int64(0), TS: st.Text(1), Session: st.Text(2), Kind: st.Text(3),
-				Content: st.Text(4), PrevHash: st.Text(5), Hash: st.Text(6)})
-		})
-	})
-	if err != nil {
-		return "", false, m.db.translate(ctx, nil, err)
-	}
-	// The snapshot read lies between next and now: still only this
-	// process's commits since next.
-	if !m.db.unchanged(next) {
-		return "", false, nil
-	}
-	return next, true, nil
-}
-
-// ResumeFrom is [MemoryStore.Resume] for a chain whose events 1..verified
-// were just verified: without excluded kinds it counts one by one only the
-// events after verified, so its cost does not grow with the chain.
-func (m *MemoryStore) ResumeFrom(ctx context.Context, max int, exclude []string, verified int64) (domain.ResumeState, error) {
-	return m.resume(ctx, max, exclude, verified)
-}
-
-// countSince counts the events matching where (args) after since. With
-// plain (no kind excluded) and verified > 0, events 1..verified are one
-// per id, so those up to verified are counted by subtraction, and so are
-// the retracted events and retractions after since when the file has
-// them (sides).
-func countSince(ctx context.Context, conn *sql.Conn, where string, args []any, since, verified int64, plain, sides bool, total *int) error {
-	if !plain || verified <= 0 {
-		return conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE "+where, args...).Scan(total)
-	}
-	var after int64
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_events WHERE id > ?", max(since, verified)).Scan(&after); err != nil {
-		return err
-	}
-	var hidden int64
-	if sides {
-		if err := conn.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM memory_retractions WHERE event_id > ?1) + (SELECT count(*) FROM memory_retractions WHERE retraction_id > ?1)", since).Scan(&hidden); err != nil {
-			return err
-		}
-	}
-	*total = int(max(verified-since, 0) + after - hidden)
-	return nil
 }

@@ -181,6 +181,11 @@ func printTable(w io.Writer, figs []figure, res map[string]result) error {
 		}
 		if f.maxRatio > 0 {
 			budget = fmt.Sprintf("<= %gx", f.maxRatio)
+			if f.metric == "q/s" {
+				// The ratio is the baseline's rate over ours: say the
+				// budget as the rate it asks for.
+				budget = fmt.Sprintf("<= %.3gx (rate >= %.3gx)", f.maxRatio, 1/f.maxRatio)
+			}
 			if cost > f.maxRatio {
 				verdict = "OVER BUDGET"
 			}

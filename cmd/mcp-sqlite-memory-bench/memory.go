@@ -30,11 +30,12 @@ type memoryCall struct {
 	bytes int
 }
 
-// memoryRows measures "remember one fact" and "recall" on this server and
-// on the official memory server, each preloaded with n items: our
-// append_event and get_resume_context, its add_observations and
-// read_graph / search_nodes. It prints one markdown table to w. Answer
-// sizes are in tokens approximated as bytes/4 (no tokenizer).
+// memoryRows measures "remember one fact", "recall" and "search" on this
+// server and on the official memory server, each preloaded with n items:
+// our append_event, get_resume_context and search_memory, its
+// add_observations, read_graph and search_nodes. It prints one markdown
+// table to w. Answer sizes are in tokens approximated as bytes/4 (no
+// tokenizer).
 func memoryRows(ctx context.Context, dir string, sizes []int, calls int, w io.Writer, log io.Writer) error {
 	ours := filepath.Join(dir, "mcp-sqlite-memory")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", ours, "./cmd/mcp-sqlite-memory")
@@ -43,8 +44,8 @@ func memoryRows(ctx context.Context, dir string, sizes []int, calls int, w io.Wr
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	peer := os.Getenv(memoryPeerEnv)
-	fmt.Fprintln(w, "| stored items | remember p50: ours / theirs (ratio, budget <= 0.5x) | recall p50: our get_resume_context / their read_graph (ratio, budget <= 0.5x) | answer tokens (bytes/4): ours / theirs | their search_nodes p50 |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
+	fmt.Fprintln(w, "| stored items | remember p50: ours / theirs (ratio, budget <= 0.5x) | recall p50: our get_resume_context / their read_graph (ratio, budget <= 0.5x) | answer tokens (bytes/4): ours / theirs | search p50: our search_memory / their search_nodes (ratio, budget <= 0.5x) | search answer tokens: ours / theirs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	var firstResume time.Duration
 	for _, n := range sizes {
 		fmt.Fprintf(log, "memory rows: %d items ...\n", n)
@@ -64,6 +65,15 @@ func memoryRows(ctx context.Context, dir string, sizes []int, calls int, w io.Wr
 		remember, err := timeCalls(ctx, o, domain.ToolAppendEvent, func(i int) map[string]any {
 			return map[string]any{"content": fmt.Sprintf("fact %d remembered by the benchmark", i)}
 		}, 5*calls)
+		if err != nil {
+			o.Close()
+			return err
+		}
+		// The same words the peer's search_nodes is given: one entity's
+		// name, which our index splits into two words ("entity", n).
+		found, err := timeCalls(ctx, o, domain.ToolSearchMemory, func(i int) map[string]any {
+			return map[string]any{"query": fmt.Sprintf("entity-%d", i*7%n)}
+		}, 5*calls)
 		o.Close()
 		if err != nil {
 			return err
@@ -72,7 +82,8 @@ func memoryRows(ctx context.Context, dir string, sizes []int, calls int, w io.Wr
 			firstResume = resume.p50
 		}
 		theirs := "not run (set " + memoryPeerEnv + ")"
-		recall, search, tokens := theirs, "", fmt.Sprintf("%d / -", resume.bytes/4)
+		recall, tokens := theirs, fmt.Sprintf("%d / -", resume.bytes/4)
+		search, searchTokens := fmtDur(found.p50)+" / "+theirs, fmt.Sprintf("%d / -", found.bytes/4)
 		rememberCell := fmt.Sprintf("%s / -", fmtDur(remember.p50))
 		if peer != "" {
 			file := filepath.Join(dir, fmt.Sprintf("memory-%d.jsonl", n))
@@ -100,13 +111,16 @@ func memoryRows(ctx context.Context, dir string, sizes []int, calls int, w io.Wr
 			if gerr != nil {
 				tokens = fmt.Sprintf("%d / -", resume.bytes/4)
 			}
-			search = peerCell(nodes, serr, 0)
+			search = fmt.Sprintf("%s / %s", fmtDur(found.p50), peerCell(nodes, serr, found.p50))
+			if serr == nil {
+				searchTokens = fmt.Sprintf("%d / %d", found.bytes/4, nodes.bytes/4)
+			}
 		} else {
 			recall = fmtDur(resume.p50) + " / " + theirs
 		}
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %s |\n", n, rememberCell, recall, tokens, search)
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s |\n", n, rememberCell, recall, tokens, search, searchTokens)
 		if n != sizes[0] {
-			fmt.Fprintf(w, "|  | | our resume at %d over at %d: %.2fx (budget <= 2x) | | |\n", n, sizes[0], ratio(resume.p50, firstResume))
+			fmt.Fprintf(w, "|  | | our resume at %d over at %d: %.2fx (budget <= 2x) | | | |\n", n, sizes[0], ratio(resume.p50, firstResume))
 		}
 	}
 	return nil

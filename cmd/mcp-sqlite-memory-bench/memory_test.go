@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -25,7 +26,7 @@ func TestPreloadedMemoriesHoldTheSameFacts(t *testing.T) {
 	defer store.Close()
 	v := domain.NewChainVerifier()
 	var contents []string
-	n, err := sqlite.NewMemoryStore(store).Events(ctx, nil, func(e domain.Event) bool {
+	n, err := memory.New(store).Events(ctx, nil, func(e domain.Event) bool {
 		contents = append(contents, e.Content)
 		return v.Add(e)
 	})

@@ -205,9 +205,9 @@ func summarise(samples map[string][]float64) map[string]result {
 		slices.Sort(v)
 		p50 := v[len(v)/2]
 		switch {
-		case hasFig(k, "procs"), hasFig(k, "conc"), hasFig(k, "procs-raw"), hasFig(k, "conc-raw"):
+		case hasFig(k, "procs"), hasFig(k, "conc"), hasFig(k, "procs-raw"), hasFig(k, "conc-raw"), hasFig(k, "http-conc"):
 			res[k] = result{nsPerOp: 1e9 / p50, metrics: map[string]float64{"q/s": p50}}
-		case hasFig(k, "small"):
+		case hasFig(k, "small"), hasFig(k, "http-small"):
 			res[k] = result{nsPerOp: p50}
 			res[k+"/p90"] = result{nsPerOp: v[len(v)*9/10]}
 		default:
@@ -245,7 +245,29 @@ func sideBySide(ctx context.Context, c stdioConfig, log io.Writer) (map[string]r
 	if err := noopAnswer(ctx, dir, db); err != nil {
 		return nil, nil, err
 	}
-	return stdioRun(ctx, ts, db, c, log)
+	res, figs, err := stdioRun(ctx, ts, db, c, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	// --max-sessions above the clients at once: the SDK's client speaks
+	// the stateless era, whose requests in flight this server bounds by
+	// it (16 by default), and a client sends its next call as soon as it
+	// reads an answer, before the slot of that answer is given back.
+	hts := []httpTarget{
+		{name: oursName, argv: []string{filepath.Join(dir, "mcp-sqlite-memory"), "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}},
+		{name: floorName, floor: true, argv: []string{filepath.Join(dir, "noop"), "-http", "{addr}"}},
+	}
+	if bin := os.Getenv(baselineEnv); bin != "" {
+		hts = append(hts, httpTarget{name: baselineName, argv: []string{bin, "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}})
+	}
+	samples, err := httpRun(ctx, hts, db, c, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k, v := range summarise(samples) {
+		res[k] = v
+	}
+	return res, append(figs, httpFigures(hts)...), nil
 }
 
 // noopAnswer writes the sqlite3 CLI's answer to the 1000-row query, with a

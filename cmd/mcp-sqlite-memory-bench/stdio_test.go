@@ -36,6 +36,8 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 		"1000x6 rows to CSV vs do-nothing SDK server", "floor: do-nothing SDK server, 1000x6 rows' text to CSV vs sqlite3 CLI",
 		"floor: do-nothing SDK server, start to first tools/list vs sqlite3 CLI",
 		"start to first read_query answer vs sqlite3 CLI",
+		"http: small query p50 vs do-nothing SDK server", "http: small query p90 vs do-nothing SDK server",
+		"http: 16 clients at once, SDK client, vs do-nothing SDK server",
 	} {
 		assert.Contains(t, out.String(), row)
 	}
@@ -44,6 +46,10 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 	assert.Greater(t, res["stdio/procs/"+oursName].metrics["q/s"], 0.0)
 	assert.Greater(t, res["stdio/procs-raw/"+oursName].metrics["q/s"], 0.0)
 	assert.Greater(t, res["stdio/conc-raw/"+oursName].metrics["q/s"], 0.0)
+	assert.Greater(t, res["stdio/http-conc/"+oursName].metrics["q/s"], 0.0)
+	assert.Greater(t, res["stdio/http-small/"+floorName].nsPerOp, 0.0)
+	assert.Contains(t, out.String(), "rate >= 0.95x", "the 16-at-once budget against the floor")
+	assert.Contains(t, out.String(), "rate >= 0.85x", "the 4-process budget against the floor")
 }
 
 func TestPeersFromEnvAndPath(t *testing.T) {

@@ -57,11 +57,16 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 	for _, vs := range append([]string{floorName, baselineName}, peerNames...) {
 		row(fmt.Sprintf("stdio: %d calls at once, one process, SDK client", c.conc), "conc", "", vs, "q/s", 0)
 	}
-	others(fmt.Sprintf("stdio: %d processes x %d small queries, raw client", c.procs, c.perProc), "procs-raw", "", "q/s", map[string]float64{"peer": 0.5})
+	// Throughput ratios are the other's rate over ours: at least 0.85x the
+	// floor's rate is a ratio of at most 1/0.85.
+	others(fmt.Sprintf("stdio: %d processes x %d small queries, raw client", c.procs, c.perProc), "procs-raw", "", "q/s", map[string]float64{"peer": 0.5, floorName: 1 / 0.85})
 	for _, vs := range append([]string{floorName, baselineName}, peerNames...) {
 		b := 0.0
-		if strings.HasPrefix(vs, "peer ") {
+		switch {
+		case strings.HasPrefix(vs, "peer "):
 			b = 0.5
+		case vs == floorName:
+			b = 1 / 0.95
 		}
 		row(fmt.Sprintf("stdio: %d calls at once, one process, raw client", c.conc), "conc-raw", "", vs, "q/s", b)
 	}
@@ -80,5 +85,26 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 		}
 	}
 	others("stdio: start to first read_query answer", "firstquery", "", "", nil)
+	return out
+}
+
+// httpFigures are the Streamable HTTP rows (httpbench.go): ours against
+// the do-nothing server on the same SDK's HTTP handler, and the baseline
+// build when it ran; the budgets are the stdio ones.
+func httpFigures(ts []httpTarget) []figure {
+	key := func(fig, target string) string { return "stdio/" + fig + "/" + target }
+	var out []figure
+	for _, t := range ts[1:] {
+		b := func(v float64) float64 {
+			if t.floor {
+				return v
+			}
+			return 0
+		}
+		out = append(out,
+			figure{name: "http: small query p50 vs " + t.name, bench: key("http-small", oursName), baseline: key("http-small", t.name), maxRatio: b(1.25)},
+			figure{name: "http: small query p90 vs " + t.name, bench: key("http-small", oursName) + "/p90", baseline: key("http-small", t.name) + "/p90", maxRatio: b(1.25)},
+			figure{name: fmt.Sprintf("http: %d clients at once, SDK client, vs %s", httpClients, t.name), bench: key("http-conc", oursName), baseline: key("http-conc", t.name), metric: "q/s", maxRatio: b(1 / 0.95)})
+	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -117,12 +118,12 @@ func runExport(ctx context.Context, cfg Config, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer store.Close()
-	return exportMemory(ctx, sqlite.NewMemoryStore(store), stdout)
+	return exportMemory(ctx, memory.New(store), stdout)
 }
 
 // exportMemory verifies the chain while it writes it, in one read
 // transaction, then the signatures up to the head it wrote.
-func exportMemory(ctx context.Context, m *sqlite.MemoryStore, stdout io.Writer) error {
+func exportMemory(ctx context.Context, m *memory.Store, stdout io.Writer) error {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
@@ -104,7 +105,7 @@ func importInto(ctx context.Context, to string, in io.Reader, key *domain.ChainK
 	}
 	defer store.Close()
 	var end exportEnd
-	err = sqlite.NewMemoryStore(store).Import(ctx, func(rows *sqlite.MemoryRows) error {
+	err = memory.New(store).Import(ctx, func(rows *memory.Rows) error {
 		var err error
 		end, err = readExport(in, rows, key)
 		return err
@@ -161,7 +162,7 @@ func (x *exportReader) decode(b []byte, v any) error {
 // readExport checks and stores every line: the header, the checkpoints,
 // the events (verified as they come), the signatures, the provenance,
 // and the trailer.
-func readExport(in io.Reader, rows *sqlite.MemoryRows, key *domain.ChainKey) (exportEnd, error) {
+func readExport(in io.Reader, rows *memory.Rows, key *domain.ChainKey) (exportEnd, error) {
 	x := &exportReader{r: bufio.NewReaderSize(in, 64<<10)}
 	typ, b, err := x.next()
 	if errors.Is(err, io.EOF) {

@@ -29,6 +29,7 @@ import (
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/snapshot"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/approval"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/recall"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/schema"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/app"
@@ -191,13 +192,13 @@ func (w *Wiring) OpenCore(ctx context.Context) (err error) {
 	if search == nil {
 		search = Searcher(o.RGPath, log)
 	}
-	memory := sqlite.NewMemoryStore(store)
+	mem := memory.New(store)
 	deps := app.Deps{Statements: sqlite.NewStatementRunner(store), Schema: schema.NewReader(store), Views: schema.NewViewWriter(store),
-		Candidates: sqlite.NewCandidateSource(store), Memory: memory, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search,
+		Candidates: sqlite.NewCandidateSource(store), Memory: mem, Audit: sqlite.NewAuditSink(store), Clock: o.Clock, Search: search,
 		Recall: recall.New(store)}
 	w.Memory = true
 	if o.ReadOnly {
-		if w.Memory, err = memory.Available(ctx); err != nil {
+		if w.Memory, err = mem.Available(ctx); err != nil {
 			return err
 		}
 		deps.Audit, w.AuditStore = jsonlog.New(o.Stderr), nil

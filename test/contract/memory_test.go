@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/contract"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/fake"
@@ -18,7 +19,7 @@ func TestSQLiteMemoryStore(t *testing.T) {
 		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "memory.db"), sqlite.Options{})
 		require.NoError(t, err)
 		t.Cleanup(func() { s.Close() })
-		return sqlite.NewMemoryStore(s)
+		return memory.New(s)
 	})
 }
 

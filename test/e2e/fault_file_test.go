@@ -128,13 +128,17 @@ func TestFaultTruncatedWhileRunning(t *testing.T) {
 		assert.NotContains(t, out, db, "no absolute path")
 	}
 	assert.Positive(t, damaged, "some call must notice the damage")
-	// The snapshot before a destructive statement is checked: a copy of the
-	// damaged file is refused, so the statement does not run and rotation
-	// cannot replace good snapshots with damaged ones.
+	// A destructive statement on the damaged file does not run: its dry run
+	// meets the damage first, or, where the pages it reads survived, the
+	// snapshot before it is checked and a copy of the damaged file is
+	// refused; either way rotation cannot replace good snapshots with
+	// damaged ones (which path depends on where the cut fell).
 	out, isErr = s.callTool(t, "destructive_query", map[string]any{"query": "DELETE FROM notes WHERE id < 10", "reason": "after the cut"})
 	assert.True(t, isErr, out)
 	assert.Contains(t, out, "mem.db is damaged")
-	assert.Contains(t, out, "the statement was not run")
+	if !strings.Contains(out, "malformed") {
+		assert.Contains(t, out, "the statement was not run")
+	}
 	out, isErr = s.callTool(t, "snapshot", map[string]any{"reason": "after the cut"})
 	assert.True(t, isErr, out)
 	assert.Contains(t, out, "no snapshot was written and the older ones were kept")

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/memory"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
 )
@@ -65,14 +66,14 @@ func mustServerShop(t testing.TB, path string, s shop) {
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, path, sqlite.Options{})
 	require.NoError(t, err)
-	memory := sqlite.NewMemoryStore(store)
+	mem := memory.New(store)
 	for i, content := range []string{"loaded the shop", "revenue is in orders.total_amount"} {
-		_, err := memory.Append(ctx, func(id int64, hash string) (domain.Event, error) {
+		_, err := mem.Append(ctx, func(id int64, hash string) (domain.Event, error) {
 			return domain.NewEvent(id, hash, fmt.Sprintf("2026-09-13T10:11:1%dZ", i), "20260913T101100Z-seed", "note", content)
 		}, nil)
 		require.NoError(t, err)
 	}
-	_, err = memory.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
+	_, err = mem.Checkpoint(ctx, func(id int64, hash string) (domain.Checkpoint, error) {
 		return domain.NewCheckpoint(id, hash, "2026-09-13T10:11:13Z", "20260913T101100Z-seed", "shop explored")
 	}, nil)
 	require.NoError(t, err)

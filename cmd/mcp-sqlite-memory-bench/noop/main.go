@@ -5,11 +5,17 @@
 // MCP_SQLITE_BENCH_NOOP_ANSWER (the bench writes the sqlite3 CLI's answer
 // to its 1000-row query there). Its per-call time is the floor under any
 // tool server built on this SDK, for a small answer and for a large one.
+//
+// With -http ADDR it serves the same tool over the SDK's Streamable HTTP
+// handler at http://ADDR/mcp instead of stdio: the floor of the HTTP
+// figures.
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"net/http"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +30,8 @@ type args struct {
 }
 
 func main() {
+	addr := flag.String("http", "", "serve Streamable HTTP on this address instead of stdio")
+	flag.Parse()
 	large := "id\n1\n# 1 rows"
 	if path := os.Getenv("MCP_SQLITE_BENCH_NOOP_ANSWER"); path != "" {
 		b, err := os.ReadFile(path)
@@ -41,6 +49,12 @@ func main() {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
+	if *addr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		fmt.Fprintln(os.Stderr, "noop:", http.ListenAndServe(*addr, mux))
+		os.Exit(1)
+	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "noop:", err)
 		os.Exit(1)

@@ -1,91 +1,68 @@
-package sqlite
+// Package memory is the agent's memory in the SQLite file: the
+// hash-chained events and the checkpoints, search_memory's index kept up
+// at every append, retractions and provenance, the chain's head
+// signatures, the rows of an export and an import, and the reads that let
+// the core verify only what changed. It writes on the Store's internal
+// connections through the seam of package sqlite (no agent SQL runs
+// here); the Store creates and checks the memory tables when it opens
+// the file (docs/decisions.md#the-sqlite-adapters-packages).
+package memory
 
 import (
 	"context"
 	"database/sql"
 	"strings"
-	"time"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
 
-// MemoryStore keeps the agent's memory: the hash-chained events and the
+// Store keeps the agent's memory: the hash-chained events and the
 // checkpoints in db's memory tables, written on its internal connections
 // (no agent SQL runs here).
-type MemoryStore struct {
-	db *Store
+type Store struct {
+	db *sqlite.Store
 }
 
 var (
-	_ ports.MemoryStore = (*MemoryStore)(nil)
-	_ ports.AuditSealer = (*MemoryStore)(nil)
+	_ ports.MemoryStore = (*Store)(nil)
+	_ ports.AuditSealer = (*Store)(nil)
 )
 
-// NewMemoryStore returns the memory store of db.
-func NewMemoryStore(db *Store) *MemoryStore {
-	return &MemoryStore{db: db}
+// New returns the memory store of db.
+func New(db *sqlite.Store) *Store {
+	return &Store{db: db}
 }
 
 // Seals reports whether sink is the audit sink of the same database: the
 // audit row of an event or checkpoint then commits in the same transaction.
-func (m *MemoryStore) Seals(sink ports.AuditSink) bool { return m.db.seals(sink) }
+func (m *Store) Seals(sink ports.AuditSink) bool { return m.db.Seals(sink) }
 
-// inWrite runs fn inside BEGIN IMMEDIATE on an internal connection: the
-// write lock is taken before the head is read, so appends from several
-// server processes queue up and form one linear chain. audit's row, when
-// set, is inserted after fn, in the same transaction.
-func (m *MemoryStore) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
-	return retryNoMem(ctx, func() error { return m.inWriteOnce(ctx, fn, audit) })
+// inWrite runs fn inside BEGIN IMMEDIATE on an internal connection
+// (sqlite.Store.InDurableWrite): the write lock is taken before the head
+// is read, so appends from several server processes queue up and form one
+// linear chain. audit's row, when set, is inserted after fn, in the same
+// transaction.
+func (m *Store) inWrite(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	return sqlite.RetryNoMem(ctx, func() error { return m.inWriteOnce(ctx, fn, audit) })
 }
 
-func (m *MemoryStore) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
-	budget := time.Now().Add(busyTimeout)
-	release, err := m.db.lockWrites(ctx)
-	if err != nil {
-		return err
-	}
-	defer release()
-	conn, err := m.db.internal.Conn(ctx)
-	if err != nil {
-		return m.db.connError(ctx, err)
-	}
-	defer conn.Close()
-	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
-		return m.db.connError(ctx, err)
-	}
-	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
-	// Events and checkpoints are the memory the user relies on: their
-	// commit is fsynced (FULL); the pooled connection goes back to NORMAL.
-	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
-		return m.db.connError(ctx, err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
-	own, ownOK := m.db.ownBefore()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return m.db.lockError(ctx, err)
-	}
-	err = fn(conn)
-	if err == nil && m.db.opts.ChainKey != nil {
-		err = signHead(ctx, conn, m.db.opts.ChainKey)
-	}
-	if err == nil && audit != nil {
-		_, err = conn.ExecContext(ctx, auditInsert, auditArgs(audit())...)
-	}
-	if err != nil {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		if _, ok := err.(*domain.Error); ok {
-			return err
+// inWriteOnce is inWrite without the retry: after fn, the head's
+// signature (with a chain key) and the audit row join its transaction.
+func (m *Store) inWriteOnce(ctx context.Context, fn func(*sql.Conn) error, audit func() domain.AuditEntry) error {
+	key := m.db.ChainKey()
+	return m.db.InDurableWrite(ctx, func(conn *sql.Conn) error {
+		err := fn(conn)
+		if err == nil && key != nil {
+			err = signHead(ctx, conn, key)
 		}
-		return m.db.connError(ctx, err)
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		return m.db.connError(ctx, err)
-	}
-	m.db.ownAfter(own, ownOK)
-	return nil
+		if err == nil && audit != nil {
+			err = sqlite.InsertAudit(ctx, conn, audit())
+		}
+		return err
+	})
 }
 
 // bind defers audit until what it describes has been stored in *v.
@@ -96,21 +73,11 @@ func bind[T any](audit ports.AuditFunc[T], v *T) func() domain.AuditEntry {
 	return func() domain.AuditEntry { return audit(*v) }
 }
 
-func head(ctx context.Context, conn *sql.Conn) (int64, string, error) {
-	var id int64
-	var hash string
-	err := conn.QueryRowContext(ctx, "SELECT id, hash FROM memory_events ORDER BY id DESC LIMIT 1").Scan(&id, &hash)
-	if err == sql.ErrNoRows {
-		return 0, domain.Genesis, nil
-	}
-	return id, hash, err
-}
-
 // Append stores the next event durably (WAL, synchronous=FULL).
-func (m *MemoryStore) Append(ctx context.Context, next func(int64, string) (domain.Event, error), audit ports.AuditFunc[domain.Event]) (domain.Event, error) {
+func (m *Store) Append(ctx context.Context, next func(int64, string) (domain.Event, error), audit ports.AuditFunc[domain.Event]) (domain.Event, error) {
 	var e domain.Event
 	err := m.inWrite(ctx, func(conn *sql.Conn) error {
-		id, h, err := head(ctx, conn)
+		id, h, err := sqlite.Head(ctx, conn)
 		if err != nil {
 			return err
 		}
@@ -123,10 +90,10 @@ func (m *MemoryStore) Append(ctx context.Context, next func(int64, string) (doma
 }
 
 // Checkpoint stores the next checkpoint against the current head.
-func (m *MemoryStore) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error), audit ports.AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error) {
+func (m *Store) Checkpoint(ctx context.Context, next func(int64, string) (domain.Checkpoint, error), audit ports.AuditFunc[domain.Checkpoint]) (domain.Checkpoint, error) {
 	var c domain.Checkpoint
 	err := m.inWrite(ctx, func(conn *sql.Conn) error {
-		id, h, err := head(ctx, conn)
+		id, h, err := sqlite.Head(ctx, conn)
 		if err != nil {
 			return err
 		}
@@ -167,7 +134,7 @@ func (m *MemoryStore) Checkpoint(ctx context.Context, next func(int64, string) (
 		if err := insertEvent(ctx, conn, seal); err != nil {
 			return err
 		}
-		return indexCheckpoint(ctx, conn, c) // memindex.go
+		return indexCheckpoint(ctx, conn, c) // index.go
 	}, bind(audit, &c))
 	return c, err
 }
@@ -180,10 +147,10 @@ func insertEvent(ctx context.Context, conn *sql.Conn, e domain.Event) error {
 	if err != nil {
 		return err
 	}
-	if err := recordProvenance(ctx, conn, e.ID); err != nil { // memretract.go
+	if err := recordProvenance(ctx, conn, e.ID); err != nil { // retract.go
 		return err
 	}
-	return indexEvent(ctx, conn, e) // memindex.go
+	return indexEvent(ctx, conn, e) // index.go
 }
 
 // needsMarker reports whether the next checkpoint needs a marker first:
@@ -213,18 +180,18 @@ func needsMarker(ctx context.Context, conn *sql.Conn) (bool, error) {
 // event in id order, in one read transaction, and counts the events. It
 // steps SQLite directly (no database/sql row machinery): verify_chain reads
 // every event on every call, so this is the hot loop of the memory tools.
-func (m *MemoryStore) Events(ctx context.Context, checkpoint func(domain.Checkpoint), fn func(domain.Event) bool) (int64, error) {
-	if err := m.db.checkImmutable(); err != nil {
+func (m *Store) Events(ctx context.Context, checkpoint func(domain.Checkpoint), fn func(domain.Event) bool) (int64, error) {
+	if err := m.db.CheckFile(); err != nil {
 		return 0, err
 	}
-	conn, err := m.db.readers.Conn(ctx)
+	conn, err := m.db.Readers().Conn(ctx)
 	if err != nil {
-		return 0, m.db.connError(ctx, err)
+		return 0, m.db.ConnError(ctx, err)
 	}
 	defer conn.Close()
 	if checkpoint != nil {
 		if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-			return 0, m.db.connError(ctx, err)
+			return 0, m.db.ConnError(ctx, err)
 		}
 		defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	}
@@ -234,7 +201,7 @@ func (m *MemoryStore) Events(ctx context.Context, checkpoint func(domain.Checkpo
 		if err != nil {
 			return err
 		}
-		stop := armDeadline(ctx, h)
+		stop := sqlite.ArmDeadline(ctx, h)
 		defer stop()
 		if checkpoint != nil {
 			err := eachRow(h, "SELECT id, ts, session, summary, last_event_id, head_hash FROM memory_checkpoints ORDER BY id", func(st engine.Stmt) bool {
@@ -259,7 +226,7 @@ func (m *MemoryStore) Events(ctx context.Context, checkpoint func(domain.Checkpo
 		})
 	})
 	if err != nil {
-		return n, m.db.translate(ctx, nil, err)
+		return n, m.db.EngineError(ctx, err)
 	}
 	return n, nil
 }
@@ -281,26 +248,26 @@ func eachRow(h engine.Handle, q string, row func(engine.Stmt) bool) error {
 }
 
 // Resume loads what get_resume_context shows.
-func (m *MemoryStore) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
+func (m *Store) Resume(ctx context.Context, max int, exclude []string) (domain.ResumeState, error) {
 	return m.resume(ctx, max, exclude, 0)
 }
 
 // resume is Resume; with verified > 0, events 1..verified are known to be
 // there, one per id (verified.go), and only those after it are counted.
-func (m *MemoryStore) resume(ctx context.Context, max int, exclude []string, verified int64) (domain.ResumeState, error) {
-	if err := m.db.checkImmutable(); err != nil {
+func (m *Store) resume(ctx context.Context, max int, exclude []string, verified int64) (domain.ResumeState, error) {
+	if err := m.db.CheckFile(); err != nil {
 		return domain.ResumeState{}, err
 	}
 	var st domain.ResumeState
 	// One read transaction, so an append by another process between these
 	// queries cannot make the count and the rows disagree.
-	conn, err := m.db.readers.Conn(ctx)
+	conn, err := m.db.Readers().Conn(ctx)
 	if err != nil {
-		return st, m.db.connError(ctx, err)
+		return st, m.db.ConnError(ctx, err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return st, m.db.connError(ctx, err)
+		return st, m.db.ConnError(ctx, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	var cp domain.Checkpoint
@@ -311,17 +278,17 @@ func (m *MemoryStore) resume(ctx context.Context, max int, exclude []string, ver
 	switch {
 	case err == sql.ErrNoRows:
 	case err != nil:
-		return st, m.db.connError(ctx, err)
+		return st, m.db.ConnError(ctx, err)
 	default:
 		st.Checkpoint = &cp
 		var h string
 		err := conn.QueryRowContext(ctx, "SELECT hash FROM memory_events WHERE id = ?", cp.LastEventID).Scan(&h)
 		if err != nil && err != sql.ErrNoRows {
-			return st, m.db.connError(ctx, err)
+			return st, m.db.ConnError(ctx, err)
 		}
 		st.Anchored = cp.Anchored(h, err == nil)
 		if st.Coverage, sealNext, err = coverage(ctx, conn, cp); err != nil {
-			return st, m.db.connError(ctx, err)
+			return st, m.db.ConnError(ctx, err)
 		}
 	}
 	since := int64(0)
@@ -336,14 +303,14 @@ func (m *MemoryStore) resume(ctx context.Context, max int, exclude []string, ver
 	}
 	where := "id > ?"
 	args := []any{since}
-	sides, err := hasRetractions(ctx, conn) // memretract.go
+	sides, err := sqlite.HasRetractions(ctx, conn)
 	if err != nil {
-		return st, m.db.connError(ctx, err)
+		return st, m.db.ConnError(ctx, err)
 	}
 	if sides {
 		where += hiddenSQL
 		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_retractions WHERE event_id > ?", since).Scan(&st.Retracted); err != nil {
-			return st, m.db.connError(ctx, err)
+			return st, m.db.ConnError(ctx, err)
 		}
 	}
 	if len(exclude) > 0 {
@@ -353,9 +320,9 @@ func (m *MemoryStore) resume(ctx context.Context, max int, exclude []string, ver
 		}
 	}
 	if err := countSince(ctx, conn, where, args, since, verified, len(exclude) == 0, sides, &st.Total); err != nil {
-		return st, m.db.connError(ctx, err)
+		return st, m.db.ConnError(ctx, err)
 	}
-	err = queryOn(ctx, conn, func(r *sql.Rows) error {
+	err = sqlite.QueryOn(ctx, conn, func(r *sql.Rows) error {
 		var e domain.Event
 		if err := r.Scan(&e.ID, &e.TS, &e.Session, &e.Kind, &e.Content, &e.PrevHash, &e.Hash); err != nil {
 			return err
@@ -364,7 +331,7 @@ func (m *MemoryStore) resume(ctx context.Context, max int, exclude []string, ver
 		return nil
 	}, "SELECT id, ts, session, kind, content, prev_hash, hash FROM memory_events WHERE "+where+" ORDER BY id DESC LIMIT ?", append(args, max)...)
 	if err != nil {
-		return st, m.db.connError(ctx, err)
+		return st, m.db.ConnError(ctx, err)
 	}
 	for i, j := 0, len(st.Events)-1; i < j; i, j = i+1, j-1 {
 		st.Events[i], st.Events[j] = st.Events[j], st.Events[i]
@@ -390,14 +357,14 @@ func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (cov do
 		}
 		return nil
 	}
-	if err := queryOn(ctx, conn, scan, cols+"id = ?", cp.LastEventID+1); err != nil {
+	if err := sqlite.QueryOn(ctx, conn, scan, cols+"id = ?", cp.LastEventID+1); err != nil {
 		return 0, false, err
 	}
 	if seal != nil {
 		return cp.Coverage(seal, false), true, nil
 	}
 	prefix := domain.SealPrefix(cp.ID)
-	if err := queryOn(ctx, conn, scan, cols+"kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1", domain.SealKind, len(prefix), prefix); err != nil {
+	if err := sqlite.QueryOn(ctx, conn, scan, cols+"kind = ? AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1", domain.SealKind, len(prefix), prefix); err != nil {
 		return 0, false, err
 	}
 	var ours bool
@@ -414,28 +381,13 @@ func coverage(ctx context.Context, conn *sql.Conn, cp domain.Checkpoint) (cov do
 // checkpoints ([domain.SealID], in SQL).
 const anySealPattern = domain.SealLead + "%" + domain.SealMark + "%"
 
-// queryOn runs a query on one connection and scans every row.
-func queryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q string, args ...any) error {
-	rows, err := conn.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
 // Available reports whether the memory tables exist.
-func (m *MemoryStore) Available(ctx context.Context) (bool, error) {
+func (m *Store) Available(ctx context.Context) (bool, error) {
 	var n int
-	err := m.db.readers.QueryRowContext(ctx,
+	err := m.db.Readers().QueryRowContext(ctx,
 		"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('memory_events', 'memory_checkpoints')").Scan(&n)
 	if err != nil {
-		return false, m.db.connError(ctx, err)
+		return false, m.db.ConnError(ctx, err)
 	}
 	return n == 2, nil
 }
