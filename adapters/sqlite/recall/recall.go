@@ -63,9 +63,11 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 		return res, domain.Errorf(domain.ErrUnavailable,
 			"this file has no search index yet: a writable server builds it when it opens the file; open it once without --read-only, or use "+domain.ToolSearchText+" on memory_events")
 	}
-	if err := conn.QueryRowContext(ctx, lagSQL).Scan(&res.Lag); err != nil {
+	lag, err := sqlite.IndexLag(ctx, conn)
+	if err != nil {
 		return res, m.db.ConnError(ctx, err)
 	}
+	res.Lag = lag
 	sides, err := sqlite.HasRetractions(ctx, conn)
 	if err != nil {
 		return res, m.db.ConnError(ctx, err)
@@ -117,11 +119,6 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	}
 	return res, nil
 }
-
-// lagSQL counts the events the index has not taken in: the largest event
-// id against the index's largest, two b-tree seeks (the counts the open
-// compares, sqlite.IndexLag, walk both tables: milliseconds at 100k).
-const lagSQL = `SELECT max(0, (SELECT coalesce(max(id), 0) FROM memory_events) - (SELECT coalesce(max(id), 0) FROM memory_fts_docsize WHERE id > 0))`
 
 // snippetSQL is the snippet of the match q.Match in one row.
 const snippetSQL = "SELECT f.rowid, snippet(memory_fts, 0, '[', ']', '...', ?) FROM memory_fts f WHERE memory_fts MATCH ?"
