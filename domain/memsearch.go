@@ -64,7 +64,7 @@ const (
 	MaxMemoryQueryBytes = 1000
 	MaxMemoryQueryTerms = 16
 	MaxMemoryKinds      = 32
-	MaxRankedMatches    = 10_000
+	MaxRankedMatches    = 2_000
 )
 
 // MemoryQuery is a search_memory query, checked and turned into FTS5
@@ -81,6 +81,10 @@ type MemoryQuery struct {
 	Match string
 	// Terms are the words and phrases, as the agent wrote them.
 	Terms []string
+	// Prefix reports that a term is a prefix query (a word ending in
+	// '*'), which the index expands over every word it holds each time
+	// the expression is run.
+	Prefix bool
 }
 
 // ParseMemoryQuery checks q and builds its FTS5 expression.
@@ -118,6 +122,7 @@ func ParseMemoryQuery(q string) (MemoryQuery, error) {
 		s := `"` + strings.ReplaceAll(word, `"`, `""`) + `"`
 		if prefix {
 			s += "*"
+			out.Prefix = true
 		}
 		parts = append(parts, s)
 		return nil

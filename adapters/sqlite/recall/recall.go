@@ -6,6 +6,7 @@ package recall
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
@@ -74,11 +75,6 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	if err != nil {
 		return res, m.db.ConnError(ctx, err)
 	}
-	if sides {
-		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)", q.Query.Match).Scan(&res.Retracted); err != nil {
-			return res, m.searchError(ctx, err)
-		}
-	}
 
 	exprs := []string{q.Query.All}
 	if q.Query.Match != q.Query.All {
@@ -86,61 +82,122 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	}
 	var hits []domain.MemoryHit
 	var rowids []int64
+	counted := !sides // the retracted matches are counted (none to count without the side table)
 	for _, expr := range exprs {
 		if len(hits) > q.Limit {
 			break
 		}
-		matched, floor, err := matchWindow(ctx, conn, expr)
+		// A prefix query counts its retracted matches in its own walk:
+		// FTS5 would expand the prefix again for each retraction, where
+		// a plain term seeks each one in microseconds.
+		retracted := sides && q.Query.Prefix && expr == q.Query.Match
+		w, err := matchWindow(ctx, conn, expr, retracted)
 		if err != nil {
 			return res, m.searchError(ctx, err)
 		}
-		res.Matched, res.Ranked = matched, min(matched, domain.MaxRankedMatches)
-		err = rankedHits(ctx, conn, q, sides, expr, floor, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
+		if retracted {
+			res.Retracted, counted = w.retracted, true
+		}
+		res.Matched, res.Ranked = w.events, min(w.events, domain.MaxRankedMatches)
+		err = rankedHits(ctx, conn, q, sides, expr, w, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
 			hits, rowids = append(hits, h), append(rowids, rowid)
 		})
 		if err != nil {
 			return res, m.searchError(ctx, err)
 		}
 	}
-	if len(hits) > q.Limit {
-		hits, res.More = hits[:q.Limit], true
-	}
-	// Snippets only for the hits shown: snippet() reads the whole text.
-	for i := range hits {
-		err := conn.QueryRowContext(ctx, "SELECT snippet(memory_fts, 0, '[', ']', '...', ?) FROM memory_fts WHERE memory_fts MATCH ? AND rowid = ?",
-			snippetTokens, q.Query.Match, rowids[i]).Scan(&hits[i].Snippet)
-		if err != nil {
+	if !counted {
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)", q.Query.Match).Scan(&res.Retracted); err != nil {
 			return res, m.searchError(ctx, err)
 		}
-		hit(hits[i])
+	}
+	if len(hits) > q.Limit {
+		hits, rowids, res.More = hits[:q.Limit], rowids[:q.Limit], true
+	}
+	if err := snippets(ctx, conn, q.Query, hits, rowids); err != nil {
+		return res, m.searchError(ctx, err)
+	}
+	for _, h := range hits {
+		hit(h)
 	}
 	return res, nil
 }
 
-// matchWindow counts the events expr matches (cheap: no row's length is
-// read) and, when more than domain.MaxRankedMatches match, returns the
-// smallest event id of the newest MaxRankedMatches, which bounds the
-// ranking; 0 when every match is ranked.
-func matchWindow(ctx context.Context, conn *sql.Conn, expr string) (int64, int64, error) {
-	var n int64
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0", expr).Scan(&n); err != nil {
-		return 0, 0, err
+// snippetSQL is the snippet of the match q.Match in one row.
+const snippetSQL = "SELECT f.rowid, snippet(memory_fts, 0, '[', ']', '...', ?) FROM memory_fts f WHERE memory_fts MATCH ?"
+
+// snippets fills in the hits' snippets, only theirs (snippet() reads the
+// whole text). Each is one seek of the row, except for a query with a
+// prefix term: FTS5 expands a prefix over the whole index each time the
+// expression runs, so those are read in one pass over the hits' rowid
+// range, keeping the hits only (+rowid is no constraint FTS5 is offered,
+// so the IN filters the walk instead of running it once per value).
+func snippets(ctx context.Context, conn *sql.Conn, q domain.MemoryQuery, hits []domain.MemoryHit, rowids []int64) error {
+	if !q.Prefix || len(hits) < 2 {
+		for i := range hits {
+			var id int64
+			if err := conn.QueryRowContext(ctx, snippetSQL+" AND f.rowid = ?", snippetTokens, q.Match, rowids[i]).Scan(&id, &hits[i].Snippet); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	if n <= domain.MaxRankedMatches {
-		return n, 0, nil
+	at := make(map[int64]int, len(rowids))
+	args := []any{snippetTokens, q.Match, slices.Min(rowids), slices.Max(rowids)}
+	for i, id := range rowids {
+		at[id] = i
+		args = append(args, id)
 	}
-	var floor int64
+	query := snippetSQL + " AND f.rowid BETWEEN ? AND ? AND +f.rowid IN (?" + strings.Repeat(", ?", len(rowids)-1) + ")"
+	return sqlite.QueryOn(ctx, conn, func(r *sql.Rows) error {
+		var id int64
+		var s string
+		if err := r.Scan(&id, &s); err != nil {
+			return err
+		}
+		hits[at[id]].Snippet = s
+		return nil
+	}, query, args...)
+}
+
+// window is what one walk of an expression's matches found: the events
+// and checkpoints it matches, the retracted events among them (when
+// asked), and floor, the smallest event id of the newest
+// domain.MaxRankedMatches when more events match (0 when every match is
+// ranked).
+type window struct {
+	events, checkpoints, retracted, floor int64
+}
+
+// matchWindow counts what expr matches in one walk of the index (cheap: no
+// row's length is read; the retracted ones too when retracted is set) and, when more than
+// domain.MaxRankedMatches events match, finds the floor that bounds the
+// ranking by reading the newest matches in descending rowid order (which
+// FTS5 serves without sorting).
+func matchWindow(ctx context.Context, conn *sql.Conn, expr string, retracted bool) (window, error) {
+	var w window
+	count := "SELECT count(*) FILTER (WHERE rowid > 0), count(*) FILTER (WHERE rowid < 0), 0"
+	if retracted {
+		count = "SELECT count(*) FILTER (WHERE rowid > 0), count(*) FILTER (WHERE rowid < 0), count(*) FILTER (WHERE rowid IN (SELECT event_id FROM memory_retractions))"
+	}
+	if err := conn.QueryRowContext(ctx, count+" FROM memory_fts WHERE memory_fts MATCH ?", expr).Scan(&w.events, &w.checkpoints, &w.retracted); err != nil {
+		return w, err
+	}
+	if w.events <= domain.MaxRankedMatches {
+		return w, nil
+	}
 	err := conn.QueryRowContext(ctx, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-		expr, domain.MaxRankedMatches-1).Scan(&floor)
-	return n, floor, err
+		expr, domain.MaxRankedMatches-1).Scan(&w.floor)
+	return w, err
 }
 
 // rankedHits finds up to limit hits of expr, best first (BM25, then the
-// newer), leaving out the rows already found (seen) and, with floor > 0,
-// the events older than floor. The bound is its own arm of the query
+// newer), leaving out the rows already found (seen) and, with a floor in
+// w, the events older than it. The bound is its own arm of the query
 // (rowid >= floor, which FTS5 applies while it walks the index, and the
-// checkpoints, rowid < 0), so the older events are never scored.
-func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, sides bool, expr string, floor int64, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
+// checkpoints, rowid < 0, when some match), so the older events are never
+// scored.
+func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, sides bool, expr string, w window, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
 	filters, fargs := hitFilters(q, sides, seen)
 	var arms []string
 	var args []any
@@ -148,9 +205,11 @@ func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, side
 		arms = append(arms, hitsSQL+bound+filters)
 		args = append(append(append(args, expr), bargs...), fargs...)
 	}
-	if floor > 0 {
-		arm(" AND f.rowid >= ?", floor)
-		arm(" AND f.rowid < 0")
+	if w.floor > 0 {
+		arm(" AND f.rowid >= ?", w.floor)
+		if w.checkpoints > 0 {
+			arm(" AND f.rowid < 0")
+		}
 	} else {
 		arm("")
 	}

@@ -1,0 +1,100 @@
+package tools_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/test/harness"
+)
+
+// chainFile writes a bootstrapped file holding a valid chain of the given
+// contents (one a second, kind note) the way another program would, and
+// opens a server on it, which indexes them.
+func chainFile(t *testing.T, contents []string) *harness.Env {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "chain.db")
+	store, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	require.NoError(t, err)
+	require.NoError(t, store.Close())
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	tx, err := db.Begin()
+	require.NoError(t, err)
+	defer tx.Rollback()
+	prev, head := int64(0), domain.Genesis
+	at := time.Date(2026, 9, 13, 10, 0, 0, 0, time.UTC)
+	for i, c := range contents {
+		e, err := domain.NewEvent(prev, head, domain.FormatTS(at.Add(time.Duration(i)*time.Second)), "s", domain.DefaultKind, c)
+		require.NoError(t, err)
+		_, err = tx.Exec("INSERT INTO memory_events (id, ts, session, kind, content, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)", e.ID, e.TS, e.Session, e.Kind, e.Content, e.PrevHash, e.Hash)
+		require.NoError(t, err)
+		prev, head = e.ID, e.Hash
+	}
+	require.NoError(t, tx.Commit())
+	return harness.New(t, harness.Config{DBPath: path})
+}
+
+// TestSearchMemoryRanksTheNewestMatchesOnly pins the ranking bound
+// docs/decisions.md states (domain.MaxRankedMatches, 2,000): with 2,002
+// matching events, the newest 2,000 are ranked and the two oldest are not. Events 2 and 3
+// say "cache" three times (the best BM25 of all); 3 is the oldest ranked,
+// 2 the newest left out, so 2 never follows 3 although it ties with it.
+// The trailer says how many matched and how many were ranked.
+func TestSearchMemoryRanksTheNewestMatchesOnly(t *testing.T) {
+	const n, ranked = 2002, 2000
+	contents := make([]string, n)
+	for i := range contents {
+		contents[i] = "the cache is warm again after restart " + strconv.Itoa(i+1)
+	}
+	contents[1], contents[2] = "cache cache cache", "cache cache cache"
+	env := chainFile(t, contents)
+	out := env.MustCall(t, domain.ToolSearchMemory, map[string]any{"query": "cache", "limit": 2})
+	refs, _ := memHits(t, out)
+	require.Len(t, refs, 2, out)
+	assert.Equal(t, "event:3", refs[0], "the oldest ranked event has the best score")
+	assert.NotEqual(t, "event:2", refs[1], "event 2 is older than the newest %d matches: never ranked", ranked)
+	assert.Contains(t, out, fmt.Sprintf("\n# %d events match; the newest %d (and every checkpoint) were ranked", n, ranked))
+}
+
+// TestSearchMemoryPrefixSnippetsAndRetractions: a prefix query reads its
+// hits' snippets in one pass and counts its retracted matches in its own
+// walk; each snippet is the one FTS5 gives that row alone, the retracted
+// event is no hit and the trailer counts it.
+func TestSearchMemoryPrefixSnippetsAndRetractions(t *testing.T) {
+	var contents []string
+	for i := range 30 {
+		contents = append(contents, fmt.Sprintf("step %d: the migration of table t%d was %s, then we waited %d s", i, i, []string{"migrated", "rolled back", "retried"}[i%3], i))
+	}
+	env := chainFile(t, contents)
+	env.MustCall(t, domain.ToolRetractEvent, map[string]any{"id": 28, "reason": "wrong"})
+	out := env.MustCall(t, domain.ToolSearchMemory, map[string]any{"query": "migrat*", "limit": 12})
+	refs, rows := memHits(t, out)
+	require.Len(t, rows, 12, out)
+	assert.NotContains(t, refs, "event:28", "a retracted event is never a hit")
+	assert.Contains(t, out, "\n# "+domain.RetractedLine(1))
+	assert.Contains(t, out, "more rows")
+
+	db, err := sql.Open("sqlite", env.DBPath)
+	require.NoError(t, err)
+	defer db.Close()
+	q, err := domain.ParseMemoryQuery("migrat*")
+	require.NoError(t, err)
+	for _, r := range rows {
+		var want string
+		require.NoError(t, db.QueryRow("SELECT snippet(memory_fts, 0, '[', ']', '...', 24) FROM memory_fts WHERE memory_fts MATCH ? AND rowid = ?", q.Match, r[1]).Scan(&want))
+		assert.Equal(t, want, r[5], "snippet of event %s", r[1])
+		assert.True(t, strings.Contains(r[5], "[migrat"), r[5])
+	}
+}
