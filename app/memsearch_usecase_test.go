@@ -42,7 +42,7 @@ func TestSearchMemorySaysWhatTheIndexLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "source,id,ts,kind,session,snippet\nevent,7,2026-09-13T10:00:00Z,note,s,the [cache]\n"+
 		"# 1 rows, truncated by limit=1 (more rows exist; raise limit up to 1000 or narrow the query)\n"+
-		"# 20000 events match; the newest 10000 (and every checkpoint) were ranked: add a rarer word, or pass since or kinds, to reach older ones\n"+
+		"# 20000 events match; the newest 10000 (and every checkpoint) were ranked, whatever the filters: add a rarer word, or use "+domain.ToolSearchText+" on memory_events with a where on ts, to reach older ones\n"+
 		"# 3 newer events are not in the search index yet (another program appended them); a restart of the server indexes them", out)
 	require.Len(t, stub.searches, 1)
 	q := stub.searches[0]
