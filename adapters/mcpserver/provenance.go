@@ -47,7 +47,7 @@ func (s *Server) provenanceContext(ctx context.Context, req *mcp.CallToolRequest
 // initialize. A _meta entry of plain strings, which is what a client
 // sends, is read directly: the SDK re-encodes the entry and decodes it
 // again with a decoder of 32 KiB, on every call of the stateless era
-// (docs/decisions.md#audit-commit-path). Anything else goes to the SDK.
+// (docs/decisions.md#per-call-costs). Anything else goes to the SDK.
 func ClientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
 	if req.Params != nil {
 		if m, ok := req.Params.GetMeta()[mcp.MetaKeyClientInfo].(map[string]any); ok {

@@ -118,7 +118,7 @@ func (s *Server) Shutdown() { s.shutdown() }
 // Shutdown's context calls cancel itself (context.AfterFunc registers it
 // there), where a goroutine per call waiting for either end cost each
 // call a goroutine start and wake-up, often an idle thread's too
-// (docs/decisions.md#audit-commit-path).
+// (docs/decisions.md#per-call-costs).
 func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.life, cancel)
