@@ -34,10 +34,54 @@ func (s *Server) provenanceContext(ctx context.Context, req *mcp.CallToolRequest
 		}
 	}
 	if info == nil && req != nil && req.Params != nil {
-		info = req.ClientInfo()
+		info = ClientInfo(req)
 	}
 	if info != nil {
 		p.Client, p.ClientVersion = info.Name, info.Version
 	}
 	return ports.WithProvenance(ctx, p)
+}
+
+// ClientInfo is req.ClientInfo(): the client's name and version from the
+// request's _meta (the stateless era) or else from its session's
+// initialize. A _meta entry of plain strings, which is what a client
+// sends, is read directly: the SDK re-encodes the entry and decodes it
+// again with a decoder of 32 KiB, on every call of the stateless era
+// (docs/decisions.md#per-call-costs). Anything else goes to the SDK.
+func ClientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
+	if req.Params != nil {
+		if m, ok := req.Params.GetMeta()[mcp.MetaKeyClientInfo].(map[string]any); ok {
+			if info, ok := plainImplementation(m); ok {
+				return info
+			}
+		}
+	}
+	return req.ClientInfo()
+}
+
+// plainImplementation is m as an Implementation when every entry is one
+// of its string fields; ok is false otherwise.
+func plainImplementation(m map[string]any) (*mcp.Implementation, bool) {
+	info := &mcp.Implementation{}
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		switch k {
+		case "name":
+			info.Name = s
+		case "version":
+			info.Version = s
+		case "title":
+			info.Title = s
+		case "description":
+			info.Description = s
+		case "websiteUrl":
+			info.WebsiteURL = s
+		default:
+			return nil, false
+		}
+	}
+	return info, true
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -50,11 +49,12 @@ type Options struct {
 // running handlers, and a query may run until its timeout.
 type Server struct {
 	*mcp.Server
-	tools    ports.Tools
-	names    map[string]bool // the tools offered, for the frame guard
-	opts     Options
-	done     chan struct{}
-	shutdown sync.Once
+	tools ports.Tools
+	names map[string]bool // the tools offered, for the frame guard
+	opts  Options
+	// life ends at Shutdown; every call's context is cancelled with it.
+	life     context.Context
+	shutdown context.CancelFunc
 
 	// sessionID, set when the server is served over HTTP
 	// (SetSessionIDs), gives each MCP session its own id for events and
@@ -77,9 +77,9 @@ func New(tools ports.Tools, o Options) *Server {
 		tools:  tools,
 		names:  map[string]bool{},
 		opts:   o,
-		done:   make(chan struct{}),
 		rounds: newRoundKeys(),
 	}
+	s.life, s.shutdown = context.WithCancel(context.Background())
 	opts := &mcp.ServerOptions{Instructions: instructions(o.ReadOnly, o.Memory), Logger: o.Logger, SetCacheable: cacheable}
 	memoryOptions(s, opts) // memory.go
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, opts)
@@ -112,19 +112,20 @@ func (s *Server) Reject(ctx context.Context, tool string, err error) error {
 func (s *Server) SetSessionIDs(id func(mcpID string) string) { s.sessionID = id }
 
 // Shutdown cancels every call in flight and every later one.
-func (s *Server) Shutdown() { s.shutdown.Do(func() { close(s.done) }) }
+func (s *Server) Shutdown() { s.shutdown() }
 
-// callContext is ctx, cancelled also by Shutdown.
+// callContext is ctx, cancelled also by Shutdown. It starts no goroutine:
+// Shutdown's context calls cancel itself (context.AfterFunc registers it
+// there), where a goroutine per call waiting for either end cost each
+// call a goroutine start and wake-up, often an idle thread's too
+// (docs/decisions.md#per-call-costs).
 func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-s.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
+	stop := context.AfterFunc(s.life, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 // sessionContext is ctx carrying the call's own session id when the

@@ -27,7 +27,9 @@ const httpClients = 16
 type httpTarget struct {
 	name  string
 	floor bool
-	argv  []string
+	// report: a floor compared without a budget (the stateless floor).
+	report bool
+	argv   []string
 }
 
 // httpServer is one running HTTP target.

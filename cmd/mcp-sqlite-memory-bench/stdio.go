@@ -256,6 +256,7 @@ func sideBySide(ctx context.Context, c stdioConfig, log io.Writer) (map[string]r
 	hts := []httpTarget{
 		{name: oursName, argv: []string{filepath.Join(dir, "mcp-sqlite-memory"), "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}},
 		{name: floorName, floor: true, argv: []string{filepath.Join(dir, "noop"), "-http", "{addr}"}},
+		{name: statelessFloorName, floor: true, report: true, argv: []string{filepath.Join(dir, "noop"), "-http", "{addr}", "-stateless"}},
 	}
 	if bin := os.Getenv(baselineEnv); bin != "" {
 		hts = append(hts, httpTarget{name: baselineName, argv: []string{bin, "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}})

@@ -38,6 +38,8 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 		"start to first read_query answer vs sqlite3 CLI",
 		"http: small query p50 vs do-nothing SDK server", "http: small query p90 vs do-nothing SDK server",
 		"http: 16 clients at once, SDK client, vs do-nothing SDK server",
+		"http: small query p50 vs do-nothing SDK server, stateless",
+		"http: floor: do-nothing SDK server, stateless, small query p50 vs do-nothing SDK server",
 	} {
 		assert.Contains(t, out.String(), row)
 	}

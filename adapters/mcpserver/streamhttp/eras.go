@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/mcpserver/frame"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/ports"
 )
@@ -91,7 +92,7 @@ func (h *Handler) statelessMiddleware(next mcp.MethodHandler) mcp.MethodHandler 
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() == "" && ports.SessionFrom(ctx) == "" {
 			var info *mcp.Implementation
 			if r, ok := req.(*mcp.CallToolRequest); ok {
-				info = r.ClientInfo()
+				info = mcpserver.ClientInfo(r)
 			}
 			ctx = ports.WithSession(ctx, h.clients.of(clientKey(info, grantOf(req.GetExtra()).Subject)))
 		}

@@ -8,7 +8,10 @@
 //
 // With -http ADDR it serves the same tool over the SDK's Streamable HTTP
 // handler at http://ADDR/mcp instead of stdio: the floor of the HTTP
-// figures.
+// figures. That handler keeps sessions, so the SDK's client speaks the
+// session era (2025-11-25) with it; with -stateless too it is the SDK's
+// stateless handler, the one that serves the 2026-07-28 era the client
+// then speaks, as it does with this server.
 package main
 
 import (
@@ -31,6 +34,7 @@ type args struct {
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this address instead of stdio")
+	stateless := flag.Bool("stateless", false, "with -http: the SDK's stateless handler (protocol 2026-07-28, a temporary session per request)")
 	flag.Parse()
 	large := "id\n1\n# 1 rows"
 	if path := os.Getenv("MCP_SQLITE_BENCH_NOOP_ANSWER"); path != "" {
@@ -51,7 +55,7 @@ func main() {
 	})
 	if *addr != "" {
 		mux := http.NewServeMux()
-		mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: *stateless}))
 		fmt.Fprintln(os.Stderr, "noop:", http.ListenAndServe(*addr, mux))
 		os.Exit(1)
 	}
