@@ -35,7 +35,7 @@ func (s *Service) searchMemory(ctx context.Context, sp *span, r domain.SearchMem
 	out := w.Body() + t.String()
 	if res.Ranked < res.Matched {
 		out += "\n# " + strconv.FormatInt(res.Matched, 10) + " events match; the newest " + strconv.FormatInt(res.Ranked, 10) +
-			" (and every checkpoint) were ranked, whatever the filters: add a rarer word, or use "+domain.ToolSearchText+" on memory_events with a where on ts, to reach older ones"
+			" (and every checkpoint) were ranked, whatever the filters: add a rarer word, or use " + domain.ToolSearchText + " on memory_events with a where on ts, to reach older ones"
 	}
 	if res.Retracted > 0 {
 		out += "\n# " + domain.RetractedLine(int(res.Retracted)) + " (" + domain.ToolRetractEvent + " withdrew them)"

@@ -58,6 +58,15 @@ func (s *Store) Seals(sink ports.AuditSink) bool { return s.seals(sink) }
 // transaction is rolled back, and an error that is not a domain error is
 // worded by ConnError.
 func (s *Store) InWrite(ctx context.Context, fn func(*sql.Conn) error) error {
+	return s.pooledWrite(ctx, func(conn *sql.Conn, budget time.Time) error {
+		return s.writeOn(ctx, conn, budget, fn)
+	})
+}
+
+// pooledWrite takes the write turn and a pooled internal connection, then
+// runs fn on it with the budget for another program's lock (one busy
+// timeout from now): the start InWrite and InDurableWrite share.
+func (s *Store) pooledWrite(ctx context.Context, fn func(conn *sql.Conn, budget time.Time) error) error {
 	budget := time.Now().Add(busyTimeout)
 	release, err := s.lockWrites(ctx)
 	if err != nil {
@@ -69,7 +78,7 @@ func (s *Store) InWrite(ctx context.Context, fn func(*sql.Conn) error) error {
 		return s.connError(ctx, err)
 	}
 	defer conn.Close()
-	return s.writeOn(ctx, conn, budget, fn)
+	return fn(conn, budget)
 }
 
 // InWriteApart is InWrite on an internal connection of its own, closed after
@@ -123,42 +132,24 @@ func (s *Store) writeOn(ctx context.Context, conn *sql.Conn, budget time.Time, f
 // commits when fn returns nil; when fn fails the transaction is rolled
 // back, and an error that is not a *domain.Error is worded by ConnError.
 func (s *Store) InDurableWrite(ctx context.Context, fn func(*sql.Conn) error) error {
-	budget := time.Now().Add(busyTimeout)
-	release, err := s.lockWrites(ctx)
-	if err != nil {
-		return err
-	}
-	defer release()
-	conn, err := s.internal.Conn(ctx)
-	if err != nil {
-		return s.connError(ctx, err)
-	}
-	defer conn.Close()
-	if err := setBusy(conn, foreignWait(ctx, budget)); err != nil {
-		return s.connError(ctx, err)
-	}
-	defer func() { _ = setBusy(conn, busyTimeout) }() // back to the pool default
-	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
-		return s.connError(ctx, err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
-	own, ownOK := s.ownBefore()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return s.lockError(ctx, err)
-	}
-	if err := fn(conn); err != nil {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		if _, ok := err.(*domain.Error); ok {
-			return err
+	return s.pooledWrite(ctx, func(conn *sql.Conn, budget time.Time) error {
+		if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
+			return s.connError(ctx, err)
 		}
-		return s.connError(ctx, err)
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		return s.connError(ctx, err)
-	}
-	s.ownAfter(own, ownOK)
-	return nil
+		defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
+		own, ownOK := s.ownBefore()
+		err := s.writeOn(ctx, conn, budget, func(conn *sql.Conn) error {
+			if err := fn(conn); err != nil {
+				return err
+			}
+			_, err := conn.ExecContext(ctx, "COMMIT")
+			return err
+		})
+		if err == nil {
+			s.ownAfter(own, ownOK)
+		}
+		return err
+	})
 }
 
 // RetryNoMem runs fn, the server's own work, again while it fails for
