@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A secret rule finds one kind of secret-shaped text. The rules are written
@@ -16,7 +17,8 @@ import (
 type secretRule struct {
 	// kind names the secret in the stored text and the answer.
 	kind string
-	re   *regexp.Regexp
+	// re is the pattern, compiled at its first use (lazily).
+	re func() *regexp.Regexp
 	// group is the submatch that is the secret (0: the whole match); the
 	// rest of the match (a key name, "user:" of a URL) stays readable.
 	group int
@@ -42,43 +44,51 @@ type secretRule struct {
 	left, scheme bool
 }
 
+// lazily is expr compiled at its first use, once per process: most
+// processes never redact anything, and compiling every rule when the
+// package loaded was most of the time the program spent before main
+// (docs/decisions.md#start-up).
+func lazily(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // secretRules are tried in order; where two matches overlap, the earlier
 // rule names the redaction.
 var secretRules = []secretRule{
-	{kind: "private-key", keys: []string{"private key"}, re: regexp.MustCompile(
+	{kind: "private-key", keys: []string{"private key"}, re: lazily(
 		`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.\-]*)`)},
 	{kind: "aws-access-key-id", keys: []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "apka"}, anchor: true,
-		re: regexp.MustCompile(`\A[a-z0-9]{20}`), edges: true, valid: upperDigits},
-	{kind: "aws-secret-access-key", keys: []string{"aws"}, anchor: true, re: regexp.MustCompile(
+		re: lazily(`\A[a-z0-9]{20}`), edges: true, valid: upperDigits},
+	{kind: "aws-secret-access-key", keys: []string{"aws"}, anchor: true, re: lazily(
 		`\Aaws[a-z0-9_\-. ]{0,24}?(?:secret|sk)[a-z_\-]{0,16}["']?[ \t]*(?:[:=]|=>)[ \t]*["']?([a-z0-9/+]{40})`), group: 1, edges: true, valid: mixed},
-	{kind: "github-token", keys: []string{"gh", "github_pat_"}, re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})`), edges: true},
-	{kind: "slack-token", keys: []string{"xox", "xapp-"}, re: regexp.MustCompile(
+	{kind: "github-token", keys: []string{"gh", "github_pat_"}, re: lazily(`(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})`), edges: true},
+	{kind: "slack-token", keys: []string{"xox", "xapp-"}, re: lazily(
 		`(?:xox[abeposr]-[0-9]{6,}-[0-9A-Za-z-]{8,}|xapp-[0-9]-[A-Z0-9]{8,}-[0-9]{8,}-[0-9a-f]{32,})`), edges: true},
-	{kind: "slack-webhook", keys: []string{"hooks.slack.com"}, re: regexp.MustCompile(`hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}`)},
+	{kind: "slack-webhook", keys: []string{"hooks.slack.com"}, re: lazily(`hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}`)},
 	{kind: "stripe-secret-key", keys: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, anchor: true,
-		re: regexp.MustCompile(`\A(?:sk|rk)_(?:live|test)_[0-9a-z]{20,}`), edges: true},
-	{kind: "google-api-key", keys: []string{"aiza"}, re: regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), edges: true},
+		re: lazily(`\A(?:sk|rk)_(?:live|test)_[0-9a-z]{20,}`), edges: true},
+	{kind: "google-api-key", keys: []string{"aiza"}, re: lazily(`AIza[0-9A-Za-z_\-]{35}`), edges: true},
 	// Vendor prefixes gitleaks' rule set knows and this table lacked
 	// (docs/decisions.md#secret-rule-set), written from each vendor's token
 	// format: GitLab, npm, Hugging Face, PyPI, age, DigitalOcean, SendGrid,
 	// Shopify, Grafana.
-	{kind: "gitlab-token", keys: []string{"glpat-", "gldt-", "glrt-", "glptt-"}, re: regexp.MustCompile(
+	{kind: "gitlab-token", keys: []string{"glpat-", "gldt-", "glrt-", "glptt-"}, re: lazily(
 		`gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?`), edges: true},
-	{kind: "npm-token", keys: []string{"npm_"}, re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}`), edges: true, valid: mixed},
-	{kind: "huggingface-token", keys: []string{"hf_"}, re: regexp.MustCompile(`hf_[A-Za-z]{34}`), edges: true, valid: bothCases},
-	{kind: "pypi-token", keys: []string{"pypi-ageichlwas5vcmc"}, re: regexp.MustCompile(`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}`), edges: true},
-	{kind: "age-secret-key", keys: []string{"age-secret-key-1"}, re: regexp.MustCompile(`AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}`), edges: true},
-	{kind: "digitalocean-token", keys: []string{"_v1_"}, re: regexp.MustCompile(`do[opr]_v1_[0-9a-f]{64}`), edges: true},
-	{kind: "sendgrid-api-key", keys: []string{"sg."}, re: regexp.MustCompile(`SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`), edges: true},
-	{kind: "shopify-token", keys: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, re: regexp.MustCompile(`shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}`), edges: true},
-	{kind: "grafana-token", keys: []string{"glsa_"}, re: regexp.MustCompile(`glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}`), edges: true},
-	{kind: "anthropic-api-key", keys: []string{"sk-ant-"}, anchor: true, re: regexp.MustCompile(`\Ask-ant-[a-z]{3,8}[0-9]{2}-[a-z0-9_\-]{80,}`), edges: true},
-	{kind: "openai-api-key", keys: []string{"sk-"}, anchor: true, re: regexp.MustCompile(`\Ask-(?:(?:proj|svcacct|admin)-)?[a-z0-9_\-]{32,}`), edges: true, valid: mixed},
-	{kind: "jwt", keys: []string{"eyj"}, re: regexp.MustCompile(`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}`), edges: true},
-	{kind: "url-password", keys: []string{"://"}, re: regexp.MustCompile(`://[^\s:/@"'<>]*:([^\s/@"'<>]+)@[A-Za-z0-9\[]`), group: 1, scheme: true, valid: urlPassword},
+	{kind: "npm-token", keys: []string{"npm_"}, re: lazily(`npm_[A-Za-z0-9]{36}`), edges: true, valid: mixed},
+	{kind: "huggingface-token", keys: []string{"hf_"}, re: lazily(`hf_[A-Za-z]{34}`), edges: true, valid: bothCases},
+	{kind: "pypi-token", keys: []string{"pypi-ageichlwas5vcmc"}, re: lazily(`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}`), edges: true},
+	{kind: "age-secret-key", keys: []string{"age-secret-key-1"}, re: lazily(`AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}`), edges: true},
+	{kind: "digitalocean-token", keys: []string{"_v1_"}, re: lazily(`do[opr]_v1_[0-9a-f]{64}`), edges: true},
+	{kind: "sendgrid-api-key", keys: []string{"sg."}, re: lazily(`SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`), edges: true},
+	{kind: "shopify-token", keys: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, re: lazily(`shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}`), edges: true},
+	{kind: "grafana-token", keys: []string{"glsa_"}, re: lazily(`glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}`), edges: true},
+	{kind: "anthropic-api-key", keys: []string{"sk-ant-"}, anchor: true, re: lazily(`\Ask-ant-[a-z]{3,8}[0-9]{2}-[a-z0-9_\-]{80,}`), edges: true},
+	{kind: "openai-api-key", keys: []string{"sk-"}, anchor: true, re: lazily(`\Ask-(?:(?:proj|svcacct|admin)-)?[a-z0-9_\-]{32,}`), edges: true, valid: mixed},
+	{kind: "jwt", keys: []string{"eyj"}, re: lazily(`eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}`), edges: true},
+	{kind: "url-password", keys: []string{"://"}, re: lazily(`://[^\s:/@"'<>]*:([^\s/@"'<>]+)@[A-Za-z0-9\[]`), group: 1, scheme: true, valid: urlPassword},
 	// The names end in one of the keys (client_secret, api_key,
 	// auth_token, db_password), so matching from the key finds them all.
-	{kind: "password-assignment", keys: []string{"pass", "pwd", "secret", "token", "key"}, anchor: true, left: true, re: regexp.MustCompile(
+	{kind: "password-assignment", keys: []string{"pass", "pwd", "secret", "token", "key"}, anchor: true, left: true, re: lazily(
 		`\A(?:pass(?:word|wd|phrase)?|pwd|secret|token|key)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?([^\s"'<>,;()\[\]{}]+)`),
 		group: 1, valid: highEntropy},
 }
@@ -107,9 +117,9 @@ func RedactSecrets(s string) (string, []Redaction) {
 		}
 		var found [][]int
 		if r.anchor {
-			found = anchoredMatches(r.re, lower, r.keys)
+			found = anchoredMatches(r.re(), lower, r.keys)
 		} else {
-			found = r.re.FindAllStringSubmatchIndex(s, -1)
+			found = r.re().FindAllStringSubmatchIndex(s, -1)
 		}
 		for _, m := range found {
 			start, end := m[2*r.group], m[2*r.group+1]
@@ -351,7 +361,7 @@ func highEntropy(v string) bool {
 	if strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "env.") || strings.HasPrefix(v, "process.env") || strings.HasPrefix(v, "os.") {
 		return false
 	}
-	if classes(v) < 2 || readableValue.MatchString(v) {
+	if classes(v) < 2 || readableValue().MatchString(v) {
 		return false
 	}
 	return entropy(v) >= 3.0
@@ -361,7 +371,7 @@ func highEntropy(v string) bool {
 // than being a secret: a dotted path (request.headers.get), a constant or
 // variable name (YOUR_API_KEY_HERE) and words joined by '-' or '_', each
 // perhaps ending in digits (user-profile-cache-v2).
-var readableValue = regexp.MustCompile(
+var readableValue = lazily(
 	`^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Za-z]+[0-9]*(?:[-_][A-Za-z]+[0-9]*)+)$`)
 
 // bothCases accepts a key body with upper- and lower-case letters, as

@@ -195,3 +195,16 @@ func FuzzRedactSecrets(f *testing.F) {
 		}
 	})
 }
+
+// The rules are compiled at their first use, not when the package loads
+// (docs/decisions.md#start-up): each still compiles, and only once per
+// process.
+func TestSecretPatternsCompileOnce(t *testing.T) {
+	kinds, first := domain.SecretPatterns()
+	_, again := domain.SecretPatterns()
+	require.Len(t, again, len(first))
+	for i, re := range first {
+		require.NotNil(t, re, kinds[i])
+		assert.Same(t, re, again[i], kinds[i])
+	}
+}

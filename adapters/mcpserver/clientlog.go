@@ -132,15 +132,21 @@ func (h *ClientLog) WithGroup(name string) slog.Handler {
 }
 
 // secretKey matches attribute keys that could hold a secret.
-var secretKey = regexp.MustCompile(`(?i)token|secret|password|authorization|bearer`)
+// Like every pattern of the server's, it is compiled at its first use
+// (docs/decisions.md#start-up).
+var secretKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)token|secret|password|authorization|bearer`)
+})
 
 // absPath matches an absolute path inside text (a slash-rooted path, or a
 // Windows drive path) where a word starts, so "read/write" is kept.
-var absPath = regexp.MustCompile(`(^|[\s"'(=,:])((?:[A-Za-z]:[\\/]|/)[^\s"'(),;=]+)`)
+var absPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s"'(=,:])((?:[A-Za-z]:[\\/]|/)[^\s"'(),;=]+)`)
+})
 
 // scrubAttr drops secrets and, in read-only mode, cuts absolute paths.
 func scrubAttr(a slog.Attr, readOnly bool) slog.Attr {
-	if secretKey.MatchString(a.Key) {
+	if secretKey().MatchString(a.Key) {
 		return slog.Attr{}
 	}
 	v := a.Value.Resolve()
@@ -172,7 +178,7 @@ func scrubText(s string, readOnly bool) string {
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range absPath.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range absPath().FindAllStringSubmatchIndex(s, -1) {
 		b.WriteString(s[last:m[4]])
 		b.WriteString(filepath.Base(filepath.FromSlash(strings.ReplaceAll(s[m[4]:m[5]], `\`, "/"))))
 		last = m[5]

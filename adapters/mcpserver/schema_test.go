@@ -49,7 +49,9 @@ func TestInputSchemaIsJSONSchemaByteForByte(t *testing.T) {
 		for _, d := range domain.OfferedTools(false, true) {
 			want, err := json.Marshal(jsonschemaReference(d, l))
 			require.NoError(t, err)
-			assert.Equal(t, string(want), string(inputSchema(d, l)), d.Name)
+			got, err := json.Marshal(inputSchema(d, l))
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got), d.Name)
 		}
 	}
 }

@@ -53,14 +53,16 @@ func annotations(d domain.Tool) *mcp.ToolAnnotations {
 
 // inputSchema is the JSON schema of a tool's arguments: their types,
 // which are required, and the defaults and bounds under the live limits.
-// Properties not declared are refused. It is encoded once, here, by plain
-// encoding/json: the SDK marshals a *jsonschema.Schema by reflection when it
-// adds the tool and again for every tools/list, which made building the
-// server most of the time from start to the first tools/list after the Go
-// runtime's own (docs/decisions.md#performance-budgets: start to first
-// tools/list).
-func inputSchema(d domain.Tool, l domain.Limits) json.RawMessage {
-	s := objectSchema{Type: "object", Properties: map[string]propertySchema{}}
+// Properties not declared are refused. It is a plain struct that
+// encoding/json writes by its fields: the SDK marshals a *jsonschema.Schema
+// by reflection through its MarshalJSON for every tools/list, which made
+// building the server most of the time from start to the first tools/list
+// after the Go runtime's own, and bytes made ahead (a json.RawMessage) are
+// run through encoding/json's compactor, and parsed, when the SDK adds the
+// tool, and compacted again for every tools/list
+// (docs/decisions.md#start-up).
+func inputSchema(d domain.Tool, l domain.Limits) *objectSchema {
+	s := &objectSchema{Type: "object", Properties: make(map[string]propertySchema, len(d.Args))}
 	for _, a := range d.Args {
 		// A list is "array" alone: a union with "null" makes some clients
 		// render a text box and send a string.
@@ -84,11 +86,7 @@ func inputSchema(d domain.Tool, l domain.Limits) json.RawMessage {
 		}
 		s.Properties[a.Name] = p
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("mcpserver: input schema of %s: %v", d.Name, err))
-	}
-	return b
+	return s
 }
 
 // objectSchema is a tool's input schema, the subset of JSON Schema

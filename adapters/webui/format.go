@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -41,12 +42,16 @@ func baseName(p string) string {
 	return filepath.Base(p)
 }
 
-// absPath matches an absolute path inside a message (Unix or Windows).
-var absPath = regexp.MustCompile(`(?:[A-Za-z]:\\|/)[^\s'"():,;]*[/\\]([^\s'"():,;/\\]+)`)
+// absPath matches an absolute path inside a message (Unix or Windows). Compiled
+// at its first use, like every pattern of the server's
+// (docs/decisions.md#start-up).
+var absPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:[A-Za-z]:\\|/)[^\s'"():,;]*[/\\]([^\s'"():,;/\\]+)`)
+})
 
 // baseNames replaces every absolute path in s with its base name.
 func baseNames(s string) string {
-	return absPath.ReplaceAllString(s, "$1")
+	return absPath().ReplaceAllString(s, "$1")
 }
 
 // quoteSQL is s as an SQL string literal (the read tier takes no bound
