@@ -33,8 +33,8 @@ func (s *Service) searchMemory(ctx context.Context, sp *span, r domain.SearchMem
 	t := s.trailer(w)
 	t.MoreRows, t.Limit, t.MaxRows = res.More, r.Limit, s.limits.MaxRows
 	out := w.Body() + t.String()
-	if res.Ranked < res.Matched {
-		out += "\n# " + strconv.FormatInt(res.Matched, 10) + " events match; the newest " + strconv.FormatInt(res.Ranked, 10) +
+	if res.Unranked {
+		out += "\n# more than " + strconv.FormatInt(res.Ranked, 10) + " events match; the newest " + strconv.FormatInt(res.Ranked, 10) +
 			" (and every checkpoint) were ranked, whatever the filters: add a rarer word, or use " + domain.ToolSearchText + " on memory_events with a where on ts, to reach older ones"
 	}
 	if res.Retracted > 0 {
@@ -46,6 +46,9 @@ func (s *Service) searchMemory(ctx context.Context, sp *span, r domain.SearchMem
 	sp.setRows(int64(w.Rows()))
 	sp.detail = domain.Detail{{Key: "terms", Value: len(q.Query.Terms)}, {Key: "more", Value: res.More},
 		{Key: "matched", Value: res.Matched}, {Key: "ranked", Value: res.Ranked}, {Key: "index_lag", Value: res.Lag}}
+	if res.Unranked {
+		sp.detail = append(sp.detail, domain.Detail{{Key: "unranked", Value: true}}...)
+	}
 	if res.Retracted > 0 {
 		sp.detail = append(sp.detail, domain.Detail{{Key: "retracted", Value: res.Retracted}}...)
 	}

@@ -33,7 +33,7 @@ func TestSearchMemorySaysWhatTheIndexLeftOut(t *testing.T) {
 	w := newWorld(t)
 	stub := &recallStub{
 		hits: []domain.MemoryHit{{Source: domain.SourceEvent, ID: 7, TS: "2026-09-13T10:00:00Z", Kind: "note", Session: "s", Snippet: "the [cache]"}},
-		res:  domain.MemorySearchResult{More: true, Matched: 20000, Ranked: 10000, Lag: 3},
+		res:  domain.MemorySearchResult{More: true, Matched: 10000, Ranked: 10000, Unranked: true, Lag: 3},
 	}
 	d := w.deps()
 	d.Recall = stub
@@ -42,7 +42,7 @@ func TestSearchMemorySaysWhatTheIndexLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "source,id,ts,kind,session,snippet\nevent,7,2026-09-13T10:00:00Z,note,s,the [cache]\n"+
 		"# 1 rows, truncated by limit=1 (more rows exist; raise limit up to 1000 or narrow the query)\n"+
-		"# 20000 events match; the newest 10000 (and every checkpoint) were ranked, whatever the filters: add a rarer word, or use "+domain.ToolSearchText+" on memory_events with a where on ts, to reach older ones\n"+
+		"# more than 10000 events match; the newest 10000 (and every checkpoint) were ranked, whatever the filters: add a rarer word, or use "+domain.ToolSearchText+" on memory_events with a where on ts, to reach older ones\n"+
 		"# 3 newer events are not in the search index yet (another program appended them); a restart of the server indexes them", out)
 	require.Len(t, stub.searches, 1)
 	q := stub.searches[0]
@@ -54,7 +54,7 @@ func TestSearchMemorySaysWhatTheIndexLeftOut(t *testing.T) {
 	assert.Equal(t, "search_memory", e.Tool)
 	require.NotNil(t, e.Query)
 	assert.Equal(t, "cache  warm*", *e.Query)
-	assert.Contains(t, e.Detail, `"matched": 20000, "ranked": 10000, "index_lag": 3`)
+	assert.Contains(t, e.Detail, `"matched": 10000, "ranked": 10000, "index_lag": 3, "unranked": true`)
 }
 
 func TestSearchMemoryChecksItsArgumentsFirst(t *testing.T) {

@@ -201,9 +201,12 @@ type MemorySearchResult struct {
 	// Lag counts the events the index has not taken in yet (another
 	// program appended them).
 	Lag int64
-	// Matched is how many rows matched the widest expression ranked, and
-	// Ranked how many of them were ranked (Matched when every one was).
+	// Matched is how many events matched the widest expression ranked,
+	// counted up to [MaxRankedMatches], and Ranked how many of them were
+	// ranked (Matched). Unranked reports that more events matched than
+	// were ranked: they are not counted (a count would walk every match).
 	Matched, Ranked int64
+	Unranked        bool
 	// Retracted counts the retracted events that matched, which are never
 	// hits.
 	Retracted int64

@@ -82,23 +82,15 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	}
 	var hits []domain.MemoryHit
 	var rowids []int64
-	counted := !sides // the retracted matches are counted (none to count without the side table)
 	for _, expr := range exprs {
 		if len(hits) > q.Limit {
 			break
 		}
-		// A prefix query counts its retracted matches in its own walk:
-		// FTS5 would expand the prefix again for each retraction, where
-		// a plain term seeks each one in microseconds.
-		retracted := sides && q.Query.Prefix && expr == q.Query.Match
-		w, err := matchWindow(ctx, conn, expr, retracted)
+		w, err := matchWindow(ctx, conn, expr)
 		if err != nil {
 			return res, m.searchError(ctx, err)
 		}
-		if retracted {
-			res.Retracted, counted = w.retracted, true
-		}
-		res.Matched, res.Ranked = w.events, min(w.events, domain.MaxRankedMatches)
+		res.Matched, res.Ranked, res.Unranked = w.events, w.events, w.floor > 0
 		err = rankedHits(ctx, conn, q, sides, expr, w, rowids, q.Limit+1-len(hits), func(h domain.MemoryHit, rowid int64) {
 			hits, rowids = append(hits, h), append(rowids, rowid)
 		})
@@ -106,8 +98,8 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 			return res, m.searchError(ctx, err)
 		}
 	}
-	if !counted {
-		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)", q.Query.Match).Scan(&res.Retracted); err != nil {
+	if sides {
+		if res.Retracted, err = retractedMatches(ctx, conn, q.Query); err != nil {
 			return res, m.searchError(ctx, err)
 		}
 	}
@@ -160,35 +152,65 @@ func snippets(ctx context.Context, conn *sql.Conn, q domain.MemoryQuery, hits []
 	}, query, args...)
 }
 
-// window is what one walk of an expression's matches found: the events
-// and checkpoints it matches, the retracted events among them (when
-// asked), and floor, the smallest event id of the newest
+// window is what one walk of an expression's newest matches found: the
+// events among them (domain.MaxRankedMatches at most), whether a
+// checkpoint matches, and floor, the smallest event id of the newest
 // domain.MaxRankedMatches when more events match (0 when every match is
 // ranked).
 type window struct {
-	events, checkpoints, retracted, floor int64
+	events      int64
+	checkpoints bool
+	floor       int64
 }
 
-// matchWindow counts what expr matches in one walk of the index (cheap: no
-// row's length is read; the retracted ones too when retracted is set) and, when more than
-// domain.MaxRankedMatches events match, finds the floor that bounds the
-// ranking by reading the newest matches in descending rowid order (which
-// FTS5 serves without sorting).
-func matchWindow(ctx context.Context, conn *sql.Conn, expr string, retracted bool) (window, error) {
+// windowSQL reads the newest domain.MaxRankedMatches matches of an
+// expression in descending rowid order (which FTS5 serves without
+// sorting, stopping there): how many, the oldest of them, and whether a
+// checkpoint matches (the checkpoints' rowids are negative: a bounded
+// walk of the few).
+const windowSQL = `SELECT count(*), coalesce(min(rowid), 0),
+EXISTS (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid < 0)
+FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid > 0 ORDER BY rowid DESC LIMIT ?2)`
+
+// matchWindow finds the ranking's window of expr without walking every
+// match: the newest domain.MaxRankedMatches events, and, when that many
+// match, whether an older one does too (one step of the walk below the
+// oldest). More matches than that are not counted.
+func matchWindow(ctx context.Context, conn *sql.Conn, expr string) (window, error) {
 	var w window
-	count := "SELECT count(*) FILTER (WHERE rowid > 0), count(*) FILTER (WHERE rowid < 0), 0"
-	if retracted {
-		count = "SELECT count(*) FILTER (WHERE rowid > 0), count(*) FILTER (WHERE rowid < 0), count(*) FILTER (WHERE rowid IN (SELECT event_id FROM memory_retractions))"
-	}
-	if err := conn.QueryRowContext(ctx, count+" FROM memory_fts WHERE memory_fts MATCH ?", expr).Scan(&w.events, &w.checkpoints, &w.retracted); err != nil {
+	var oldest int64
+	if err := conn.QueryRowContext(ctx, windowSQL, expr, domain.MaxRankedMatches).Scan(&w.events, &oldest, &w.checkpoints); err != nil {
 		return w, err
 	}
-	if w.events <= domain.MaxRankedMatches {
+	if w.events < domain.MaxRankedMatches {
 		return w, nil
 	}
-	err := conn.QueryRowContext(ctx, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-		expr, domain.MaxRankedMatches-1).Scan(&w.floor)
-	return w, err
+	var older bool
+	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? AND rowid > 0 AND rowid < ?)", expr, oldest).Scan(&older); err != nil {
+		return w, err
+	}
+	if older {
+		w.floor = oldest
+	}
+	return w, nil
+}
+
+// retractedMatches counts the retracted events that q.Match matches (all
+// of them, not only the ranked ones). A plain query seeks each
+// retraction (rowid IN (...)); a prefix query walks its matches over the
+// retractions' rowid range once, since FTS5 would expand the prefix again
+// for each seek (+rowid IN (...) filters the walk, it is no constraint
+// FTS5 is offered).
+func retractedMatches(ctx context.Context, conn *sql.Conn, q domain.MemoryQuery) (int64, error) {
+	query := "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ? AND rowid IN (SELECT event_id FROM memory_retractions)"
+	if q.Prefix {
+		query = `SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?
+AND rowid BETWEEN (SELECT coalesce(min(event_id), 1) FROM memory_retractions) AND (SELECT coalesce(max(event_id), 0) FROM memory_retractions)
+AND +rowid IN (SELECT event_id FROM memory_retractions)`
+	}
+	var n int64
+	err := conn.QueryRowContext(ctx, query, q.Match).Scan(&n)
+	return n, err
 }
 
 // rankedHits finds up to limit hits of expr, best first (BM25, then the
@@ -207,7 +229,7 @@ func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, side
 	}
 	if w.floor > 0 {
 		arm(" AND f.rowid >= ?", w.floor)
-		if w.checkpoints > 0 {
+		if w.checkpoints {
 			arm(" AND f.rowid < 0")
 		}
 	} else {
