@@ -61,8 +61,7 @@ type connState struct {
 	dc     any
 	cur    *call // the agent call holding the connection, nil between calls
 	authOn bool
-	off    bool        // Options.NoStatementCache
-	qoStmt engine.Stmt // "PRAGMA query_only", compiled once
+	off    bool // Options.NoStatementCache
 
 	seen     map[uint64]bool
 	seenRing [stmtCacheSeen]uint64
@@ -127,7 +126,6 @@ func (sc *stmtCaches) sweepLocked() {
 		for _, e := range cs.byKey {
 			engine.FinalizeDetached(e.st)
 		}
-		engine.FinalizeDetached(cs.qoStmt)
 		delete(sc.states, dc)
 	}
 }
@@ -147,21 +145,13 @@ func connClosed(dc any) bool {
 }
 
 // ensureQueryOnly re-asserts query_only without writing the flag when it
-// is already set: writing it would expire every cached statement.
+// is already set: writing it would expire every cached statement. The flag
+// is read where SQLite keeps it (engine.Handle.QueryOnly), not by stepping
+// "PRAGMA query_only", which SQLite recompiles on every step
+// (docs/decisions.md#per-call-costs).
 func (cs *connState) ensureQueryOnly(h engine.Handle) error {
-	if cs.qoStmt.Empty() {
-		st, _, err := h.Prepare("PRAGMA query_only")
-		if err != nil {
-			return err
-		}
-		cs.qoStmt = st
-	}
-	st := cs.qoStmt
-	more, err := st.Step()
-	on := err == nil && more && st.Int64(0) == 1
-	st.Reset()
-	if err != nil || on {
-		return err
+	if h.QueryOnly() {
+		return nil
 	}
 	return h.Exec("PRAGMA query_only = 1")
 }

@@ -27,16 +27,19 @@ func BenchmarkAuditCommit(b *testing.B) {
 	entry := domain.AuditEntry{TS: "2026-12-01T00:00:00.000Z", Session: "bench", Tool: "read_query", Query: &q, OK: true}
 	sink := sqlite.NewAuditSink(env.Store)
 	b.Run("store_read_no_row", func(b *testing.B) {
+		defer perf2CPU(b)()
 		for i := int64(0); b.Loop(); i++ {
 			require.NoError(b, env.Statements.Read(ctx, query(i), func([]string) {}, func([]any) bool { return true }))
 		}
 	})
 	b.Run("row_commit_serial", func(b *testing.B) {
+		defer perf2CPU(b)()
 		for b.Loop() {
 			require.NoError(b, sink.Record(ctx, entry))
 		}
 	})
 	b.Run("read_query_serial", func(b *testing.B) {
+		defer perf2CPU(b)()
 		for i := int64(0); b.Loop(); i++ {
 			_, err := env.Tools.ReadQuery(ctx, domain.ReadQueryRequest{Query: query(i), Limit: 100})
 			require.NoError(b, err)

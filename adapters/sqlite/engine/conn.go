@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"unsafe"
 
 	"modernc.org/libc"
+	lib "modernc.org/sqlite/lib"
 )
 
 // Handle is the raw SQLite connection behind one modernc.org/sqlite
@@ -42,4 +44,15 @@ func Open(driverConn any) (Handle, error) {
 		return Handle{}, fmt.Errorf("driver connection is closed")
 	}
 	return Handle{db: p.db, tls: p.tls}, nil
+}
+
+// QueryOnly reports whether the connection's query_only switch is on, read
+// from the flags SQLite keeps for it (db->flags), which is what
+// "PRAGMA query_only" returns. Stepping that PRAGMA costs a compile every
+// time: SQLite marks every PRAGMA program to run once, so a kept one is
+// recompiled on each step.
+func (h Handle) QueryOnly() bool {
+	var db lib.Tsqlite3
+	flags := binary.NativeEndian.Uint64(libc.GoBytes(h.db+unsafe.Offsetof(db.Fflags), int(unsafe.Sizeof(db.Fflags))))
+	return flags&lib.SQLITE_QueryOnly != 0
 }
