@@ -34,6 +34,14 @@ func (s *errKindSink) Record(_ context.Context, e domain.AuditEntry) error {
 	return nil
 }
 
+// fail makes every later Record fail with err. It takes the lock: the
+// service's flusher may still be retrying an owed row on the sink.
+func (s *errKindSink) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.err = err
+}
+
 // errKindService fails every read with readErr, as an adapter that forgot
 // to translate an error would.
 func errKindService(readErr error, sink *errKindSink, log *bytes.Buffer) *app.Service {
@@ -96,7 +104,7 @@ func TestAnUntranslatedAuditFailureKeepsItsTextOut(t *testing.T) {
 	assert.Contains(t, err.Error(), "its result is withheld")
 	assert.Contains(t, log.String(), "alice")
 
-	sink.err = domain.Errorf(domain.ErrBusy, "query_log is locked")
+	sink.fail(domain.Errorf(domain.ErrBusy, "query_log is locked"))
 	_, err = errKindService(errors.New("raw read failure"), sink, log).ReadQuery(context.Background(), domain.ReadQueryRequest{Query: "SELECT 1", Limit: 1})
 	assert.ErrorIs(t, err, domain.ErrInternal, "the call's own kind stays first")
 	assert.Equal(t, domain.Internal().Message+" (and its audit row could not be written: query_log is locked)", err.Error())
