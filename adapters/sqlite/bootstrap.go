@@ -172,7 +172,7 @@ func (s *Store) setWAL(ctx context.Context) (string, error) {
 		if err == nil {
 			err = s.internal.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
 		}
-		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") && !strings.Contains(err.Error(), "database is locked") || time.Now().After(deadline) {
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
 			return mode, err
 		}
 		select {

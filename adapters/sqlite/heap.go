@@ -7,8 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	msqlite "modernc.org/sqlite"
-
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite/engine"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -77,13 +75,8 @@ func retryNoMem(ctx context.Context, fn func() error) error {
 
 // isNoMem reports whether err is SQLITE_NOMEM, from the C API or the driver.
 func isNoMem(err error) bool {
-	var se *engine.Error
-	if errors.As(err, &se) {
-		return se.Code == engine.CodeNoMem
-	}
-	var me *msqlite.Error
-	if errors.As(err, &me) {
-		return me.Code()&0xff == engine.CodeNoMem
+	if code, ok := primaryCode(err); ok {
+		return code == engine.CodeNoMem
 	}
 	var de *domain.Error
 	return errors.As(err, &de) && errors.Is(de, domain.ErrMemory)

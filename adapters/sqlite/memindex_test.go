@@ -162,6 +162,30 @@ func TestSearchIndexIsRebuiltAtOpen(t *testing.T) {
 	}
 }
 
+// TestSearchIndexDroppedWhileRunning: an index dropped from outside while
+// the server runs does not stop the memory: appends and checkpoints go on
+// (the schema, not an error's wording, says the index is gone), a search
+// says there is no index, and the next open rebuilds it with every event.
+func TestSearchIndexDroppedWhileRunning(t *testing.T) {
+	s, path := mustOpenMemory(t)
+	mustAppend(t, s, "note", "beta one")
+	rawExec(t, path, "DROP TABLE memory_fts")
+	mustAppend(t, s, "note", "beta two")
+	mustCheckpoint(t, s, "beta done")
+	q, err := domain.ParseMemoryQuery("beta")
+	require.NoError(t, err)
+	_, err = s.Searcher.Search(context.Background(), domain.MemorySearch{Query: q, Limit: 10}, func(domain.MemoryHit) {})
+	assert.ErrorIs(t, err, domain.ErrUnavailable)
+	require.NoError(t, s.Close())
+	s2, err := openTestDB(context.Background(), path, sqlite.Options{QueryTimeout: 5 * time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { s2.Close() })
+	assert.True(t, s2.IndexRebuilt())
+	hits, lag := search(t, s2, "beta")
+	assert.Zero(t, lag)
+	assert.Len(t, hits, 3, "two events and the checkpoint")
+}
+
 // TestSearchIndexIsAServerObject: agent SQL cannot write, drop or hang a
 // trigger on the index or its shadow tables, and reading it stays allowed.
 func TestSearchIndexIsAServerObject(t *testing.T) {

@@ -228,6 +228,23 @@ func QueryOn(ctx context.Context, conn *sql.Conn, scan func(*sql.Rows) error, q 
 	return rows.Err()
 }
 
+// IsStatementError reports whether err is SQLite's generic SQLITE_ERROR:
+// the statement itself was refused (SQLite could not parse or resolve
+// it), not the connection, a lock, the heap or the file.
+func IsStatementError(err error) bool {
+	code, ok := primaryCode(err)
+	return ok && code == engine.CodeError
+}
+
+// IndexMissing reports whether the file conn is on has no search_memory
+// index (memory_fts): read from the schema, so a failed statement on the
+// index is told apart from other failures without reading its wording.
+func IndexMissing(ctx context.Context, conn *sql.Conn) bool {
+	var n int
+	err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'memory_fts'").Scan(&n)
+	return err == nil && n == 0
+}
+
 // IndexLag is how many of the memory's events search_memory's index has
 // not taken in yet (appended by another program since bootstrap synced
 // it), read on conn: the largest event id against the index's largest,

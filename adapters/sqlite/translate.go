@@ -79,15 +79,27 @@ func (s *wording) lockError(ctx context.Context, err error) error {
 	return err
 }
 
+// primaryCode returns the SQLite primary result code err carries, from
+// the C API (engine.Error) or from the database/sql driver; ok is false
+// for an error that did not come from SQLite. Errors are told apart by
+// this code, never by their wording.
+func primaryCode(err error) (code int32, ok bool) {
+	var se *engine.Error
+	if errors.As(err, &se) {
+		return se.Code, true
+	}
+	var me *msqlite.Error
+	if errors.As(err, &me) {
+		return int32(me.Code() & 0xff), true
+	}
+	return 0, false
+}
+
 // isBusy reports whether err is SQLite's SQLITE_BUSY ("database is locked"),
 // from the C API or from the database/sql driver.
 func isBusy(err error) bool {
-	var se *engine.Error
-	if errors.As(err, &se) {
-		return se.Code == engine.CodeBusy
-	}
-	var me *msqlite.Error
-	return errors.As(err, &me) && me.Code()&0xff == engine.CodeBusy
+	code, ok := primaryCode(err)
+	return ok && code == engine.CodeBusy
 }
 
 // busyError says the write lock stayed taken by someone else.

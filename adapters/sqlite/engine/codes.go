@@ -6,6 +6,7 @@ import lib "modernc.org/sqlite/lib"
 // ([Error.Code], and the driver's *sqlite.Error Code()&0xff).
 const (
 	CodeAuth      = lib.SQLITE_AUTH
+	CodeError     = lib.SQLITE_ERROR
 	CodeBusy      = lib.SQLITE_BUSY
 	CodeCantOpen  = lib.SQLITE_CANTOPEN
 	CodeCorrupt   = lib.SQLITE_CORRUPT

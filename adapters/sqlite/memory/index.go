@@ -3,7 +3,8 @@ package memory
 import (
 	"context"
 	"database/sql"
-	"strings"
+
+	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
@@ -18,17 +19,20 @@ import (
 // taking events: the index is rebuilt at the next open.
 func indexEvent(ctx context.Context, c *sql.Conn, e domain.Event) error {
 	_, err := c.ExecContext(ctx, "INSERT INTO memory_fts (rowid, text) VALUES (?, ?)", e.ID, domain.IndexedText(e))
-	return skipMissingIndex(err)
+	return skipMissingIndex(ctx, c, err)
 }
 
 // indexCheckpoint adds c's summary to the index, in its transaction.
 func indexCheckpoint(ctx context.Context, x *sql.Conn, c domain.Checkpoint) error {
 	_, err := x.ExecContext(ctx, "INSERT INTO memory_fts (rowid, text) VALUES (?, ?)", -c.ID, c.Summary)
-	return skipMissingIndex(err)
+	return skipMissingIndex(ctx, x, err)
 }
 
-func skipMissingIndex(err error) error {
-	if err != nil && strings.Contains(err.Error(), "no such table: memory_fts") {
+// skipMissingIndex forgives a failed index insert when the file has no
+// index (the schema on the insert's own connection says so); any other
+// failure stands.
+func skipMissingIndex(ctx context.Context, c *sql.Conn, err error) error {
+	if err != nil && sqlite.IsStatementError(err) && sqlite.IndexMissing(ctx, c) {
 		return nil
 	}
 	return err

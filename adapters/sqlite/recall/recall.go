@@ -289,9 +289,12 @@ func hitFilters(q domain.MemorySearch, sides bool, seen []int64) (string, []any)
 
 // searchError translates a failed search. The query is built from quoted
 // terms (domain.ParseMemoryQuery), so FTS5 should never find it
-// malformed; if it does, the agent is told to simplify it.
+// malformed; if it does, the agent is told to simplify it. The search runs
+// in one read transaction after the index was found present, so a
+// statement SQLite refuses there (SQLITE_ERROR) is FTS5 refusing the
+// query.
 func (m *Searcher) searchError(ctx context.Context, err error) error {
-	if ctx.Err() == nil && strings.Contains(err.Error(), "fts5:") {
+	if ctx.Err() == nil && sqlite.IsStatementError(err) {
 		return domain.Errorf(domain.ErrInvalidArgument, "the search index could not read the query (%s); use plain words", m.db.Scrub(err.Error()))
 	}
 	return m.db.ConnError(ctx, err)
