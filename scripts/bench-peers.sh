@@ -5,9 +5,10 @@
 # mcp-sqlite-server) and mcp-server-sqlite-npx (both use the sqlite3 npm
 # package, whose native build npm 11 runs only when approved), and dbhub
 # (@bytebase/dbhub, on Node's own node:sqlite, which needs Node 22: it
-# gets a folder of its own with the node@22 package and runs on that);
-# then the memory rows against the official memory server
-# (@modelcontextprotocol/server-memory). Needs Node.js and npm.
+# gets a folder of its own with the node@22 package and runs on that;
+# it is also the HTTP peer, in both protocol eras, through
+# MCP_SQLITE_BENCH_HTTP_PEERS); then the memory rows against the official
+# memory server (@modelcontextprotocol/server-memory). Needs Node.js and npm.
 # Usage: scripts/bench-peers.sh [bench flags, e.g. -short]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +34,10 @@ mkdir "$dbhub"
 	npm rebuild node >/dev/null
 )
 export PATH="$peers/node_modules/.bin:$PATH"
-export MCP_SQLITE_BENCH_PEERS="mcp-sqlite=mcp-sqlite-server {db};mcp-server-sqlite-npx=mcp-server-sqlite-npx {db};dbhub=$dbhub/node_modules/.bin/node $dbhub/node_modules/@bytebase/dbhub/dist/index.js --transport stdio --dsn sqlite://{db}"
+dbhub_cmd="$dbhub/node_modules/.bin/node $dbhub/node_modules/@bytebase/dbhub/dist/index.js"
+export MCP_SQLITE_BENCH_PEERS="mcp-sqlite=mcp-sqlite-server {db};mcp-server-sqlite-npx=mcp-server-sqlite-npx {db};dbhub=$dbhub_cmd --transport stdio --dsn sqlite://{db}"
+# dbhub listens on 0.0.0.0 unless told; its endpoint is /mcp.
+export MCP_SQLITE_BENCH_HTTP_PEERS="dbhub=$dbhub_cmd --transport http --host 127.0.0.1 --port {port} --dsn sqlite://{db}"
 go run ./cmd/mcp-sqlite-memory-bench -stdio-only "$@"
 # The memory rows: this server against the official memory server.
 MCP_SQLITE_BENCH_MEMORY_PEER="$peers/node_modules/.bin/mcp-server-memory" go run ./cmd/mcp-sqlite-memory-bench -memory-only "$@"

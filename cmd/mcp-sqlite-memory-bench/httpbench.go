@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -14,22 +15,102 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The HTTP figures: this server and the do-nothing server (noop -http)
-// each serve Streamable HTTP on a loopback port; the SDK's client calls
-// the small query one call at a time (p50, p90), then from httpClients
-// sessions at once (q/s), interleaved as the stdio figures are.
+// The HTTP figures: this server, the do-nothing server (noop -http, and
+// noop -http -stateless) and any HTTP peers each serve Streamable HTTP on
+// a loopback port; the SDK's client calls the small query one call at a
+// time (p50, p90), then from httpClients sessions at once (q/s), in each
+// protocol era the server serves, interleaved as the stdio figures are.
 
 // httpClients is the number of client sessions calling at once.
 const httpClients = 16
 
-// httpTarget is a server started once on a free loopback port; argv holds
-// {db} and {addr}.
+// era is an MCP protocol era over Streamable HTTP: the version the SDK's
+// client asks for (ClientSessionOptions.ProtocolVersion) and must get.
+type era struct{ name, version string }
+
+var (
+	// sessionEra: the initialize handshake, and an Mcp-Session-Id where
+	// the server keeps sessions.
+	sessionEra = era{name: "session era", version: "2025-11-25"}
+	// statelessEra: server/discover, no session, the protocol's fields in
+	// each request's _meta; the SDK client's default.
+	statelessEra = era{name: "stateless era", version: "2026-07-28"}
+	httpEras     = []era{sessionEra, statelessEra}
+)
+
+// httpTarget is a server started once on a free loopback port, its
+// endpoint at /mcp; argv holds {db}, and {addr} (host:port) or {port}.
 type httpTarget struct {
-	name  string
+	name string
+	// floor marks the do-nothing server: its answers are not checked.
 	floor bool
-	// report: a floor compared without a budget (the stateless floor).
-	report bool
-	argv   []string
+	// peer marks a server named in httpPeersEnv: one that fails is
+	// dropped with a note instead of failing the run.
+	peer bool
+	// eras are the protocol eras the target is driven in, each by its
+	// own client sessions on the one process.
+	eras []era
+	argv []string
+}
+
+// httpKey names one target driven in one era, as the samples are keyed:
+// "mcp-sqlite-memory, session era".
+func httpKey(target string, e era) string { return target + ", " + e.name }
+
+// httpPeersEnv names the peers driven over Streamable HTTP, in
+// MCP_SQLITE_BENCH_PEERS's syntax with {port} or {addr} for where to
+// listen: "dbhub=node dbhub.js --transport http --host 127.0.0.1 --port {port} --dsn sqlite://{db}".
+const httpPeersEnv = "MCP_SQLITE_BENCH_HTTP_PEERS"
+
+// httpPeers parses httpPeersEnv's value: entries that are not
+// name=command, or whose command says neither {port} nor {addr}, are
+// skipped with a note. Each peer is driven in both eras.
+func httpPeers(env string) ([]httpTarget, []string) {
+	var out []httpTarget
+	var notes []string
+	for _, e := range strings.Split(env, ";") {
+		if strings.TrimSpace(e) == "" {
+			continue
+		}
+		name, cmdline, ok := strings.Cut(strings.TrimSpace(e), "=")
+		argv := strings.Fields(cmdline)
+		if !ok || name == "" || len(argv) == 0 {
+			notes = append(notes, fmt.Sprintf("%s: entry %q is not name=command; skipped", httpPeersEnv, e))
+			continue
+		}
+		if !strings.Contains(cmdline, "{port}") && !strings.Contains(cmdline, "{addr}") {
+			notes = append(notes, fmt.Sprintf("%s: entry %q names neither {port} nor {addr}; skipped", httpPeersEnv, e))
+			continue
+		}
+		out = append(out, httpTarget{name: "peer " + name, peer: true, eras: httpEras, argv: argv})
+	}
+	return out, notes
+}
+
+// httpTargets are the HTTP contenders built into dir: ours in both eras
+// on one process, the do-nothing server on the SDK's default handler
+// (sessions: the session era) and on its stateless one (the stateless
+// era), the baseline build when set, then the HTTP peers.
+//
+// --max-sessions above the clients at once: in the stateless era this
+// server bounds requests in flight by it (16 by default), and a client
+// sends its next call as soon as it reads an answer, before the slot of
+// that answer is given back; in the session era each client holds one.
+func httpTargets(dir string) ([]httpTarget, []string) {
+	ourArgs := func(bin string) []string {
+		return []string{bin, "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}
+	}
+	noop := filepath.Join(dir, "noop")
+	ts := []httpTarget{
+		{name: oursName, eras: httpEras, argv: ourArgs(filepath.Join(dir, "mcp-sqlite-memory"))},
+		{name: floorName, floor: true, eras: []era{sessionEra}, argv: []string{noop, "-http", "{addr}"}},
+		{name: floorName, floor: true, eras: []era{statelessEra}, argv: []string{noop, "-http", "{addr}", "-stateless"}},
+	}
+	if bin := os.Getenv(baselineEnv); bin != "" {
+		ts = append(ts, httpTarget{name: baselineName, eras: httpEras, argv: ourArgs(bin)})
+	}
+	p, notes := httpPeers(os.Getenv(httpPeersEnv))
+	return append(ts, p...), notes
 }
 
 // httpServer is one running HTTP target.
@@ -47,16 +128,17 @@ func startHTTP(ctx context.Context, t httpTarget, db string) (*httpServer, error
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	_, port, _ := net.SplitHostPort(addr)
 	args := make([]string, len(t.argv))
 	for i, a := range t.argv {
-		args[i] = strings.NewReplacer("{db}", db, "{addr}", addr).Replace(a)
+		args[i] = strings.NewReplacer("{db}", db, "{addr}", addr, "{port}", port).Replace(a)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	for end := time.Now().Add(10 * time.Second); ; {
+	for end := time.Now().Add(20 * time.Second); ; {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
 			c.Close()
@@ -71,12 +153,18 @@ func startHTTP(ctx context.Context, t httpTarget, db string) (*httpServer, error
 	}
 }
 
-// session opens one MCP session on the server with the SDK's client.
-func (h *httpServer) session(ctx context.Context, floor bool) (session, error) {
+// session opens one MCP session on the server with the SDK's client,
+// asking for e's protocol version; a server that negotiates another is
+// an error, so no row measures an era it does not name.
+func (h *httpServer) session(ctx context.Context, e era, floor bool) (session, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcp-sqlite-memory-bench", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.url}, &mcp.ClientSessionOptions{ProtocolVersion: e.version})
 	if err != nil {
 		return nil, err
+	}
+	if got := cs.InitializeResult().ProtocolVersion; got != e.version {
+		cs.Close()
+		return nil, fmt.Errorf("asked for protocol %s (%s), the server negotiated %s", e.version, e.name, got)
 	}
 	s := &mcpSession{cs: cs, floor: floor}
 	if err := s.pickTool(ctx); err != nil {
@@ -91,58 +179,102 @@ func (h *httpServer) stop() {
 	stopProcess(h.cmd, nil)
 }
 
-// httpRun measures the HTTP figures of ts (ours and the floor, and the
-// baseline build when set) and returns their samples keyed
-// "stdio/http-small/<target>" and "stdio/http-conc/<target>".
-func httpRun(ctx context.Context, ts []httpTarget, db string, c stdioConfig, log io.Writer) (map[string][]float64, error) {
+// httpClient is one target driven in one era: its server, and the
+// session the one-at-a-time calls use.
+type httpClient struct {
+	t   httpTarget
+	era era
+	srv *httpServer
+	one session
+}
+
+func (c *httpClient) key() string { return httpKey(c.t.name, c.era) }
+
+// httpRun measures the HTTP figures of ts and returns their samples keyed
+// "stdio/http-small/<httpKey>" and "stdio/http-conc/<httpKey>", with the
+// clients that ran (a peer that fails is dropped, with a note on log).
+func httpRun(ctx context.Context, ts []httpTarget, db string, c stdioConfig, log io.Writer) (map[string][]float64, []*httpClient, error) {
 	samples := map[string][]float64{}
-	add := func(fig, target string, v float64) {
-		samples["stdio/"+fig+"/"+target] = append(samples["stdio/"+fig+"/"+target], v)
+	fig := func(f string, hc *httpClient) string { return "stdio/" + f + "/" + hc.key() }
+	var live []*httpClient
+	// fail drops a peer's client, or fails the run for any other.
+	fail := func(hc *httpClient, what string, err error) error {
+		if !hc.t.peer {
+			return fmt.Errorf("%s over HTTP, %s, %s: %w", hc.t.name, hc.era.name, what, err)
+		}
+		fmt.Fprintf(log, "%s over HTTP, %s, %s failed, skipped: %v\n", hc.t.name, hc.era.name, what, err)
+		live = deleteClient(live, hc)
+		delete(samples, fig("http-small", hc))
+		delete(samples, fig("http-conc", hc))
+		return nil
 	}
-	servers := make([]*httpServer, len(ts))
-	one := make([]session, len(ts))
-	for i, t := range ts {
+	for _, t := range ts {
 		srv, err := startHTTP(ctx, t, db)
 		if err != nil {
-			return nil, err
+			if !t.peer {
+				return nil, nil, err
+			}
+			fmt.Fprintf(log, "%s over HTTP failed, skipped: %v\n", t.name, err)
+			continue
 		}
 		defer srv.stop()
-		servers[i] = srv
-		if one[i], err = srv.session(ctx, t.floor); err != nil {
-			return nil, fmt.Errorf("%s over HTTP: %w", t.name, err)
+		for _, e := range t.eras {
+			hc := &httpClient{t: t, era: e, srv: srv}
+			live = append(live, hc)
+			if hc.one, err = srv.session(ctx, e, t.floor); err != nil {
+				if err := fail(hc, "first session", err); err != nil {
+					return nil, nil, err
+				}
+				continue
+			}
+			defer hc.one.close()
 		}
-		defer one[i].close()
 	}
 	n := c.shop.customers
-	fmt.Fprintf(log, "http: small x %d ...\n", c.small)
+	fmt.Fprintf(log, "http: small x %d, %d servers in %d eras ...\n", c.small, len(ts), len(httpEras))
 	for i := range c.small {
-		for j, s := range one {
+		for _, hc := range append([]*httpClient(nil), live...) {
 			t0 := time.Now()
-			if err := s.query(ctx, fmt.Sprintf(smallQuery, i*7919%n+1), 0, 2); err != nil {
-				return nil, fmt.Errorf("%s over HTTP: %w", ts[j].name, err)
+			if err := hc.one.query(ctx, fmt.Sprintf(smallQuery, i*7919%n+1), 0, 2); err != nil {
+				if err := fail(hc, "small query", err); err != nil {
+					return nil, nil, err
+				}
+				continue
 			}
-			add("http-small", ts[j].name, float64(time.Since(t0)))
+			samples[fig("http-small", hc)] = append(samples[fig("http-small", hc)], float64(time.Since(t0)))
 		}
 	}
 	fmt.Fprintf(log, "http: %d clients at once ...\n", httpClients)
 	for range c.rounds {
-		for j, t := range ts {
-			qps, err := httpThroughput(ctx, servers[j], t.floor, httpClients, c.perConc, n)
+		for _, hc := range append([]*httpClient(nil), live...) {
+			qps, err := httpThroughput(ctx, hc, httpClients, c.perConc, n)
 			if err != nil {
-				return nil, fmt.Errorf("%s, %d HTTP clients: %w", t.name, httpClients, err)
+				if err := fail(hc, fmt.Sprintf("%d clients at once", httpClients), err); err != nil {
+					return nil, nil, err
+				}
+				continue
 			}
-			add("http-conc", t.name, qps)
+			samples[fig("http-conc", hc)] = append(samples[fig("http-conc", hc)], qps)
 		}
 	}
-	return samples, nil
+	return samples, live, nil
 }
 
-// httpThroughput opens clients sessions on srv and runs each small
-// queries on each, all at once; it returns queries/s.
-func httpThroughput(ctx context.Context, srv *httpServer, floor bool, clients, each, n int) (float64, error) {
+func deleteClient(live []*httpClient, hc *httpClient) []*httpClient {
+	for i, l := range live {
+		if l == hc {
+			return append(live[:i:i], live[i+1:]...)
+		}
+	}
+	return live
+}
+
+// httpThroughput opens clients sessions of hc's era on its server and
+// runs each small queries on each, all at once; it returns queries/s.
+func httpThroughput(ctx context.Context, hc *httpClient, clients, each, n int) (float64, error) {
 	ss := make([]session, clients)
 	for i := range ss {
-		s, err := srv.session(ctx, floor)
+		s, err := hc.srv.session(ctx, hc.era, hc.t.floor)
 		if err != nil {
 			return 0, err
 		}

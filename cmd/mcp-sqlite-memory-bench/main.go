@@ -4,13 +4,15 @@
 //
 //	go run ./cmd/mcp-sqlite-memory-bench            # everything (a few minutes)
 //	go run ./cmd/mcp-sqlite-memory-bench -short     # skip the 1M-row and 200 MB cases
-//	go run ./cmd/mcp-sqlite-memory-bench -stdio-only  # only the side-by-side stdio figures
+//	go run ./cmd/mcp-sqlite-memory-bench -stdio-only  # only the side-by-side stdio (and HTTP) figures
+//	go run ./cmd/mcp-sqlite-memory-bench -http-only   # only the side-by-side Streamable HTTP figures
 //
 // The stdio figures build this server and a do-nothing server on the same
 // SDK (./noop), generate a shop database (10k customers, 100k orders, 300k
 // items) in a temporary folder, and drive both with the SDK's client,
 // interleaved with a persistent sqlite3 CLI process and any npm peers named
-// in MCP_SQLITE_BENCH_PEERS or found on PATH.
+// in MCP_SQLITE_BENCH_PEERS or found on PATH; then over Streamable HTTP,
+// in both protocol eras, with any peers named in MCP_SQLITE_BENCH_HTTP_PEERS.
 //
 // The benchmarks themselves are ordinary `go test -bench` functions (in
 // test/bench, test/searchbench, domain and adapters/snapshot); this command
@@ -44,10 +46,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	benchtime := fs.String("benchtime", "1s", "go test -benchtime for the fast benchmarks")
 	verbose := fs.Bool("v", false, "echo go test's output")
 	stdio := fs.Bool("stdio", true, "also drive the built binary over stdio, side by side with a do-nothing SDK server, the sqlite3 CLI and any npm peers ("+peersEnv+")")
-	stdioOnly := fs.Bool("stdio-only", false, "run only the side-by-side stdio figures")
+	stdioOnly := fs.Bool("stdio-only", false, "run only the side-by-side stdio figures (and the HTTP ones)")
+	httpOnly := fs.Bool("http-only", false, "run only the side-by-side Streamable HTTP figures, in both protocol eras, with any HTTP peers ("+httpPeersEnv+")")
 	memoryOnly := fs.Bool("memory-only", false, "run only the memory rows: this server's append_event and get_resume_context against the official memory server ("+memoryPeerEnv+") at 1k, 10k and 100k stored items (10k at most with -short)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *httpOnly {
+		*stdioOnly = true
 	}
 	if *memoryOnly {
 		dir, err := os.MkdirTemp("", "mcp-sqlite-memory-bench-")
@@ -85,7 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *stdio {
-		res, f, err := sideBySide(ctx, stdioSizes(*short), stderr)
+		res, f, err := sideBySide(ctx, stdioSizes(*short), *httpOnly, stderr)
 		if err != nil {
 			return err
 		}

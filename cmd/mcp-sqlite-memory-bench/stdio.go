@@ -222,8 +222,9 @@ func hasFig(key, fig string) bool {
 }
 
 // sideBySide builds the targets, generates the shop database and runs the
-// stdio figures, all in a temporary folder it removes.
-func sideBySide(ctx context.Context, c stdioConfig, log io.Writer) (map[string]result, []figure, error) {
+// stdio figures (unless httpOnly) and the HTTP ones, all in a temporary
+// folder it removes.
+func sideBySide(ctx context.Context, c stdioConfig, httpOnly bool, log io.Writer) (map[string]result, []figure, error) {
 	dir, err := os.MkdirTemp("", "mcp-sqlite-memory-bench-")
 	if err != nil {
 		return nil, nil, err
@@ -245,30 +246,24 @@ func sideBySide(ctx context.Context, c stdioConfig, log io.Writer) (map[string]r
 	if err := noopAnswer(ctx, dir, db); err != nil {
 		return nil, nil, err
 	}
-	res, figs, err := stdioRun(ctx, ts, db, c, log)
-	if err != nil {
-		return nil, nil, err
+	res, figs := map[string]result{}, []figure(nil)
+	if !httpOnly {
+		if res, figs, err = stdioRun(ctx, ts, db, c, log); err != nil {
+			return nil, nil, err
+		}
 	}
-	// --max-sessions above the clients at once: the SDK's client speaks
-	// the stateless era, whose requests in flight this server bounds by
-	// it (16 by default), and a client sends its next call as soon as it
-	// reads an answer, before the slot of that answer is given back.
-	hts := []httpTarget{
-		{name: oursName, argv: []string{filepath.Join(dir, "mcp-sqlite-memory"), "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}},
-		{name: floorName, floor: true, argv: []string{filepath.Join(dir, "noop"), "-http", "{addr}"}},
-		{name: statelessFloorName, floor: true, report: true, argv: []string{filepath.Join(dir, "noop"), "-http", "{addr}", "-stateless"}},
+	hts, notes := httpTargets(dir)
+	for _, n := range notes {
+		fmt.Fprintln(log, "note:", n)
 	}
-	if bin := os.Getenv(baselineEnv); bin != "" {
-		hts = append(hts, httpTarget{name: baselineName, argv: []string{bin, "--db", "{db}", "--http", "{addr}", "--max-result-bytes", "4194304", "--max-sessions", "64"}})
-	}
-	samples, err := httpRun(ctx, hts, db, c, log)
+	samples, live, err := httpRun(ctx, hts, db, c, log)
 	if err != nil {
 		return nil, nil, err
 	}
 	for k, v := range summarise(samples) {
 		res[k] = v
 	}
-	return res, append(figs, httpFigures(hts)...), nil
+	return res, append(figs, httpFigures(live)...), nil
 }
 
 // noopAnswer writes the sqlite3 CLI's answer to the 1000-row query, with a

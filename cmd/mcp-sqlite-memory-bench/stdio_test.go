@@ -19,10 +19,11 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 	_, err := exec.LookPath("sqlite3")
 	require.NoError(t, err, "the sqlite3 CLI is a baseline of the side-by-side figures")
 	t.Setenv(peersEnv, "")
+	t.Setenv(httpPeersEnv, "")
 	tiny := stdioConfig{shop: shopSize{customers: 1000, orders: 2000, items: 6000},
 		small: 4, big: 1, starts: 1, procs: 2, perProc: 3, conc: 3, perConc: 2, rounds: 1}
 	var log bytes.Buffer
-	res, figs, err := sideBySide(context.Background(), tiny, &log)
+	res, figs, err := sideBySide(context.Background(), tiny, false, &log)
 	require.NoError(t, err, log.String())
 	var out bytes.Buffer
 	require.NoError(t, printTable(&out, figs, res), "every figure's benchmark ran")
@@ -36,10 +37,12 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 		"1000x6 rows to CSV vs do-nothing SDK server", "floor: do-nothing SDK server, 1000x6 rows' text to CSV vs sqlite3 CLI",
 		"floor: do-nothing SDK server, start to first tools/list vs sqlite3 CLI",
 		"start to first read_query answer vs sqlite3 CLI",
-		"http: small query p50 vs do-nothing SDK server", "http: small query p90 vs do-nothing SDK server",
-		"http: 16 clients at once, SDK client, vs do-nothing SDK server",
-		"http: small query p50 vs do-nothing SDK server, stateless",
-		"http: floor: do-nothing SDK server, stateless, small query p50 vs do-nothing SDK server",
+		"http, session era: small query p50 vs do-nothing SDK server", "http, session era: small query p90 vs do-nothing SDK server",
+		"http, session era: 16 clients at once, SDK client vs do-nothing SDK server",
+		"http, stateless era: small query p50 vs do-nothing SDK server", "http, stateless era: small query p90 vs do-nothing SDK server",
+		"http, stateless era: 16 clients at once, SDK client vs do-nothing SDK server",
+		"http: do-nothing SDK server, small query p50, stateless era vs session era",
+		"http: mcp-sqlite-memory, small query p50, stateless era vs session era",
 	} {
 		assert.Contains(t, out.String(), row)
 	}
@@ -48,8 +51,10 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 	assert.Greater(t, res["stdio/procs/"+oursName].metrics["q/s"], 0.0)
 	assert.Greater(t, res["stdio/procs-raw/"+oursName].metrics["q/s"], 0.0)
 	assert.Greater(t, res["stdio/conc-raw/"+oursName].metrics["q/s"], 0.0)
-	assert.Greater(t, res["stdio/http-conc/"+oursName].metrics["q/s"], 0.0)
-	assert.Greater(t, res["stdio/http-small/"+floorName].nsPerOp, 0.0)
+	for _, e := range httpEras {
+		assert.Greater(t, res["stdio/http-conc/"+httpKey(oursName, e)].metrics["q/s"], 0.0, e.name)
+		assert.Greater(t, res["stdio/http-small/"+httpKey(floorName, e)].nsPerOp, 0.0, e.name)
+	}
 	assert.Contains(t, out.String(), "rate >= 0.95x", "the 16-at-once budget against the floor")
 	assert.Contains(t, out.String(), "rate >= 0.85x", "the 4-process budget against the floor")
 }

@@ -9,11 +9,7 @@ import (
 const (
 	oursName  = "mcp-sqlite-memory"
 	floorName = "do-nothing SDK server"
-	// statelessFloorName is the do-nothing server on the SDK's stateless
-	// HTTP handler (noop -http -stateless): the floor of the protocol era
-	// the SDK's client speaks with this server over HTTP.
-	statelessFloorName = "do-nothing SDK server, stateless"
-	cliName            = "sqlite3 CLI"
+	cliName   = "sqlite3 CLI"
 	// baselineName is another build of this server (see baselineEnv).
 	baselineName = "baseline build"
 )
@@ -89,31 +85,5 @@ func stdioFigures(live []target, c stdioConfig) []figure {
 		}
 	}
 	others("stdio: start to first read_query answer", "firstquery", "", "", nil)
-	return out
-}
-
-// httpFigures are the Streamable HTTP rows (httpbench.go): ours against
-// the do-nothing server on the same SDK's HTTP handler, and the baseline
-// build when it ran; the budgets are the stdio ones. The stateless floor
-// is compared without a budget, and against the floor itself: what the
-// SDK's stateless era costs a server that does nothing.
-func httpFigures(ts []httpTarget) []figure {
-	key := func(fig, target string) string { return "stdio/" + fig + "/" + target }
-	var out []figure
-	for _, t := range ts[1:] {
-		b := func(v float64) float64 {
-			if t.floor && !t.report {
-				return v
-			}
-			return 0
-		}
-		out = append(out,
-			figure{name: "http: small query p50 vs " + t.name, bench: key("http-small", oursName), baseline: key("http-small", t.name), maxRatio: b(1.25)},
-			figure{name: "http: small query p90 vs " + t.name, bench: key("http-small", oursName) + "/p90", baseline: key("http-small", t.name) + "/p90", maxRatio: b(1.25)},
-			figure{name: fmt.Sprintf("http: %d clients at once, SDK client, vs %s", httpClients, t.name), bench: key("http-conc", oursName), baseline: key("http-conc", t.name), metric: "q/s", maxRatio: b(1 / 0.95)})
-		if t.report {
-			out = append(out, figure{name: "http: floor: " + t.name + ", small query p50 vs " + floorName, bench: key("http-small", t.name), baseline: key("http-small", floorName)})
-		}
-	}
 	return out
 }
