@@ -99,3 +99,70 @@ func TestSearchMemoryPrefixSnippetsAndRetractions(t *testing.T) {
 		assert.True(t, strings.Contains(r[5], "[migrat"), r[5])
 	}
 }
+
+// TestSearchMemorySnippetsAreEachRowsOwn: however the hits' snippets are
+// read (one walk over a narrow rowid range, one seek each when the hits
+// are spread wider, the checkpoints apart from the events), each is the
+// one FTS5 gives that row alone.
+func TestSearchMemorySnippetsAreEachRowsOwn(t *testing.T) {
+	contents := make([]string, 9000)
+	for i := range contents {
+		contents[i] = fmt.Sprintf("filler event %d about nothing in particular", i+1)
+	}
+	for _, i := range []int{0, 8999, 8990, 8995} { // ids 1 and 9000 are 8,999 apart
+		contents[i] = fmt.Sprintf("the zebra migration of step %d went well, zebra after zebra", i+1)
+	}
+	env := chainFile(t, contents)
+	env.MustCall(t, domain.ToolCheckpoint, map[string]any{"summary": "zebra migration done; the herd is counted"})
+	db, err := sql.Open("sqlite", env.DBPath)
+	require.NoError(t, err)
+	defer db.Close()
+	for _, query := range []string{"zebra", "zebra migration", "step 8991 zebra", "herd"} {
+		out := env.MustCall(t, domain.ToolSearchMemory, map[string]any{"query": query, "limit": 10})
+		_, rows := memHits(t, out)
+		q, err := domain.ParseMemoryQuery(query)
+		require.NoError(t, err)
+		for _, r := range rows {
+			rowid, err := strconv.ParseInt(r[1], 10, 64)
+			require.NoError(t, err)
+			if r[0] == domain.SourceCheckpoint {
+				rowid = -rowid
+			}
+			var want string
+			require.NoError(t, db.QueryRow("SELECT snippet(memory_fts, 0, '[', ']', '...', 24) FROM memory_fts WHERE memory_fts MATCH ? AND rowid = ?", q.Match, rowid).Scan(&want))
+			assert.Equal(t, want, r[5], "%q: snippet of %s %s", query, r[0], r[1])
+			assert.Contains(t, r[5], "[", "%q: the snippet marks the match", query)
+		}
+		if query == "zebra" {
+			assert.Len(t, rows, 5, "four events and the checkpoint: %s", out)
+		}
+	}
+}
+
+// TestSearchMemoryTiesAtTheCut: rows that tie in BM25 are ordered by time,
+// newest first, whether the search ranks by score before reading the
+// events' rows (no filter on their columns) or reads every row (a kind
+// filter); both give the same hits when the filter keeps everything, and
+// a tie that straddles the limit is cut by time too.
+func TestSearchMemoryTiesAtTheCut(t *testing.T) {
+	contents := make([]string, 40)
+	for i := range contents {
+		contents[i] = fmt.Sprintf("unrelated note number %d", i+1)
+		if i%4 == 0 {
+			contents[i] = "alpha beta gamma" // ten events, one score
+		}
+	}
+	contents[20] = "alpha beta gamma alpha" // the best score
+	env := chainFile(t, contents)
+	env.MustCall(t, domain.ToolCheckpoint, map[string]any{"summary": "alpha beta gamma"}) // ties, newest of all
+	for _, limit := range []int{1, 2, 3, 5, 11, 12} {
+		plain := env.MustCall(t, domain.ToolSearchMemory, map[string]any{"query": "alpha", "limit": limit})
+		filtered := env.MustCall(t, domain.ToolSearchMemory, map[string]any{"query": "alpha", "limit": limit, "kinds": []string{domain.DefaultKind, "checkpoint"}})
+		refs, _ := memHits(t, plain)
+		frefs, _ := memHits(t, filtered)
+		assert.Equal(t, refs, frefs, "limit %d", limit)
+		want := []string{"event:21", "checkpoint:1", "event:37", "event:33", "event:29", "event:25", "event:17", "event:13", "event:9", "event:5", "event:1"}
+		assert.Equal(t, want[:min(limit, len(want))], refs, "limit %d: %s", limit, plain)
+		assert.Equal(t, limit < len(want), strings.Contains(plain, "more rows"), "limit %d: the trailer says whether more matched: %s", limit, plain)
+	}
+}

@@ -6,8 +6,6 @@ package recall
 import (
 	"context"
 	"database/sql"
-	"slices"
-	"strings"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
@@ -25,18 +23,6 @@ var _ ports.MemoryRecall = (*Searcher)(nil)
 
 // New returns the memory searcher of db.
 func New(db *sqlite.Store) *Searcher { return &Searcher{db: db} }
-
-// snippetTokens is how many tokens a snippet shows around the match.
-const snippetTokens = 24
-
-// hitsSQL selects the matches with their BM25 score (smaller is better)
-// and the event's or checkpoint's own row, which the filters read.
-const hitsSQL = `SELECT f.rowid AS id, bm25(memory_fts) AS score, abs(f.rowid) AS age,
-coalesce(e.ts, c.ts) AS ts, coalesce(e.kind, 'checkpoint') AS kind, coalesce(e.session, c.session) AS session
-FROM memory_fts f
-LEFT JOIN memory_events e ON e.id = f.rowid
-LEFT JOIN memory_checkpoints c ON c.id = -f.rowid
-WHERE memory_fts MATCH ?`
 
 // Search runs q in one read transaction and calls hit for each result,
 // best first: the rows holding every term, then those holding some, each
@@ -115,43 +101,6 @@ func (m *Searcher) Search(ctx context.Context, q domain.MemorySearch, hit func(d
 	return res, nil
 }
 
-// snippetSQL is the snippet of the match q.Match in one row.
-const snippetSQL = "SELECT f.rowid, snippet(memory_fts, 0, '[', ']', '...', ?) FROM memory_fts f WHERE memory_fts MATCH ?"
-
-// snippets fills in the hits' snippets, only theirs (snippet() reads the
-// whole text). Each is one seek of the row, except for a query with a
-// prefix term: FTS5 expands a prefix over the whole index each time the
-// expression runs, so those are read in one pass over the hits' rowid
-// range, keeping the hits only (+rowid is no constraint FTS5 is offered,
-// so the IN filters the walk instead of running it once per value).
-func snippets(ctx context.Context, conn *sql.Conn, q domain.MemoryQuery, hits []domain.MemoryHit, rowids []int64) error {
-	if !q.Prefix || len(hits) < 2 {
-		for i := range hits {
-			var id int64
-			if err := conn.QueryRowContext(ctx, snippetSQL+" AND f.rowid = ?", snippetTokens, q.Match, rowids[i]).Scan(&id, &hits[i].Snippet); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	at := make(map[int64]int, len(rowids))
-	args := []any{snippetTokens, q.Match, slices.Min(rowids), slices.Max(rowids)}
-	for i, id := range rowids {
-		at[id] = i
-		args = append(args, id)
-	}
-	query := snippetSQL + " AND f.rowid BETWEEN ? AND ? AND +f.rowid IN (?" + strings.Repeat(", ?", len(rowids)-1) + ")"
-	return sqlite.QueryOn(ctx, conn, func(r *sql.Rows) error {
-		var id int64
-		var s string
-		if err := r.Scan(&id, &s); err != nil {
-			return err
-		}
-		hits[at[id]].Snippet = s
-		return nil
-	}, query, args...)
-}
-
 // window is what one walk of an expression's newest matches found: the
 // events among them (domain.MaxRankedMatches at most), whether a
 // checkpoint matches, and floor, the smallest event id of the newest
@@ -211,80 +160,6 @@ AND +rowid IN (SELECT event_id FROM memory_retractions)`
 	var n int64
 	err := conn.QueryRowContext(ctx, query, q.Match).Scan(&n)
 	return n, err
-}
-
-// rankedHits finds up to limit hits of expr, best first (BM25, then the
-// newer), leaving out the rows already found (seen) and, with a floor in
-// w, the events older than it. The bound is its own arm of the query
-// (rowid >= floor, which FTS5 applies while it walks the index, and the
-// checkpoints, rowid < 0, when some match), so the older events are never
-// scored.
-func rankedHits(ctx context.Context, conn *sql.Conn, q domain.MemorySearch, sides bool, expr string, w window, seen []int64, limit int, add func(domain.MemoryHit, int64)) error {
-	filters, fargs := hitFilters(q, sides, seen)
-	var arms []string
-	var args []any
-	arm := func(bound string, bargs ...any) {
-		arms = append(arms, hitsSQL+bound+filters)
-		args = append(append(append(args, expr), bargs...), fargs...)
-	}
-	if w.floor > 0 {
-		arm(" AND f.rowid >= ?", w.floor)
-		if w.checkpoints {
-			arm(" AND f.rowid < 0")
-		}
-	} else {
-		arm("")
-	}
-	query := strings.Join(arms, "\nUNION ALL\n") + "\nORDER BY score, ts DESC, age DESC LIMIT ?"
-	args = append(args, limit)
-	return sqlite.QueryOn(ctx, conn, func(r *sql.Rows) error {
-		var h domain.MemoryHit
-		var rowid, age int64
-		var score float64
-		var ts, kind, session sql.NullString
-		if err := r.Scan(&rowid, &score, &age, &ts, &kind, &session); err != nil {
-			return err
-		}
-		h.ID, h.Source = rowid, domain.SourceEvent
-		if rowid < 0 {
-			h.ID, h.Source = -rowid, domain.SourceCheckpoint
-		}
-		h.TS, h.Kind, h.Session = ts.String, kind.String, session.String
-		add(h, rowid)
-		return nil
-	}, query, args...)
-}
-
-// hitFilters is the SQL (and its arguments) of the rows a search keeps:
-// not already found, with sides (the file has memory_retractions) neither
-// retracted nor a retraction, of the kinds, session and time asked for.
-func hitFilters(q domain.MemorySearch, sides bool, seen []int64) (string, []any) {
-	var where string
-	var args []any
-	if len(seen) > 0 {
-		where += " AND f.rowid NOT IN (?" + strings.Repeat(", ?", len(seen)-1) + ")"
-		for _, id := range seen {
-			args = append(args, id)
-		}
-	}
-	if len(q.Kinds) > 0 {
-		where += " AND coalesce(e.kind, 'checkpoint') IN (?" + strings.Repeat(", ?", len(q.Kinds)-1) + ")"
-		for _, k := range q.Kinds {
-			args = append(args, k)
-		}
-	}
-	if sides {
-		where += " AND f.rowid NOT IN (SELECT event_id FROM memory_retractions) AND f.rowid NOT IN (SELECT retraction_id FROM memory_retractions)"
-	}
-	if q.Session != "" {
-		where += " AND coalesce(e.session, c.session) = ?"
-		args = append(args, q.Session)
-	}
-	if q.Since != "" {
-		where += " AND coalesce(e.ts, c.ts) >= ?"
-		args = append(args, q.Since)
-	}
-	return where, args
 }
 
 // searchError translates a failed search. The query is built from quoted
