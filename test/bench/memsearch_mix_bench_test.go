@@ -95,7 +95,9 @@ func buildMixCorpus(b *testing.B, n int) string {
 // word (the most frequent noun, in about a third of the events), two
 // words, a phrase in a fifth of the events, and a prefix. Each kind runs
 // a few queries in turn; p50 and p90 are of every call's own time
-// (budget: p50 under 5 ms, docs/decisions.md#memory-search-speed).
+// (budget: p50 under 5 ms, docs/decisions.md#memory-search-speed), and
+// cpu-ns/op the process's CPU time per call, the steadier figure on a
+// shared machine.
 func BenchmarkSearchMemoryMix(b *testing.B) {
 	path := buildMixCorpus(b, searchEvents)
 	env := harness.New(b, harness.Config{DBPath: path})
@@ -119,6 +121,7 @@ func BenchmarkSearchMemoryMix(b *testing.B) {
 		b.Run(k.name, func(b *testing.B) {
 			var took []time.Duration
 			i := 0
+			cpu := perf2CPU(b)
 			for b.Loop() {
 				req := domain.SearchMemoryRequest{Query: k.queries[i%len(k.queries)], Limit: 10}
 				if k.name == "kind_filter" {
@@ -135,6 +138,7 @@ func BenchmarkSearchMemoryMix(b *testing.B) {
 					b.Fatal(out)
 				}
 			}
+			cpu()
 			slices.Sort(took)
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(took[len(took)*9/10].Microseconds())/1000, "p90-ms")
