@@ -167,10 +167,12 @@ AND +rowid IN (SELECT event_id FROM memory_retractions)`
 // malformed; if it does, the agent is told to simplify it. The search runs
 // in one read transaction after the index was found present, so a
 // statement SQLite refuses there (SQLITE_ERROR) is FTS5 refusing the
-// query.
+// query, or a bounded function (adapters/sqlite/engine) refusing a row's
+// cost; SQLite's message says which.
 func (m *Searcher) searchError(ctx context.Context, err error) error {
 	if ctx.Err() == nil && sqlite.IsStatementError(err) {
-		return domain.Errorf(domain.ErrInvalidArgument, "the search index could not read the query (%s); use plain words", m.db.Scrub(err.Error()))
+		return domain.Errorf(domain.ErrInvalidArgument, "SQLite refused the search (%s); use plain words (a phrase in quotes, * only at the end of a word), or "+
+			domain.ToolSearchText+" on memory_events", m.db.Scrub(err.Error()))
 	}
 	return m.db.ConnError(ctx, err)
 }
