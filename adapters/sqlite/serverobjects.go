@@ -32,8 +32,9 @@ type schemaEntry struct {
 // every server version and for the Python reference, whose bootstrap
 // script is the same). The entries are generated (serverobjects_gen.go,
 // kept current by TestServerObjectsAreCurrent), not built at each start:
-// building them costs an in-memory database and the parse of every
-// statement, a third of the instructions of a start.
+// building them cost an in-memory database and the parse of every
+// statement, about half the instructions of a start with its open
+// (docs/decisions.md#server-objects-at-startup).
 var expectedObjects = sync.OnceValue(func() map[string]schemaEntry {
 	m := make(map[string]schemaEntry, len(serverObjects))
 	for _, e := range serverObjects {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/adapters/sqlite"
-
 	"github.com/mcp-sqlite-memory/mcp-sqlite-memory/domain"
 )
 
