@@ -57,6 +57,8 @@ func TestSideBySideRunsEveryFigure(t *testing.T) {
 	}
 	assert.Contains(t, out.String(), "rate >= 0.95x", "the 16-at-once budget against the floor")
 	assert.Contains(t, out.String(), "rate >= 0.85x", "the 4-process budget against the floor")
+	assert.Regexp(t, `stdio: start to first tools/list vs do-nothing SDK server .*<= 1\.2x`, out.String(), "the start budget against the floor")
+	assert.Regexp(t, `stdio: 1000x6 rows to CSV vs do-nothing SDK server .*<= 1x`, out.String(), "no slower than the floor carrying the same text")
 }
 
 func TestPeersFromEnvAndPath(t *testing.T) {
