@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -75,18 +77,39 @@ func (s *Server) withElicitation(ctx context.Context, req *mcp.CallToolRequest) 
 func (e *elicitation) Confirm(ctx context.Context, q domain.Question) domain.Decision {
 	d := domain.Decision{By: domain.DecidedByClient}
 	res, err := e.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: q.Text(), RequestedSchema: confirmSchema})
-	switch {
-	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		d.Outcome, d.Note = domain.OutcomeTimedOut, "nobody answered within --confirm-wait"
-		return d
-	case err != nil && (ctx.Err() != nil || errors.Is(err, mcp.ErrConnectionClosed)):
-		d.Outcome, d.Note = domain.OutcomeGone, "the client went away before the person answered"
-		return d
-	case err != nil:
-		d.Outcome, d.Note = domain.OutcomeInvalid, "the client's answer could not be used"
+	if err != nil {
+		d.Outcome, d.Note = elicitFailure(ctx, err)
 		return d
 	}
 	return decide(d, res)
+}
+
+// elicitFailure words a question that got no answer: the wait ran out,
+// the call ended or its client went away, or the client answered with an
+// error. A client that goes away can end the question either way round:
+// its call's context is cancelled, or the question fails first with the
+// connection's own end (io.EOF and kin, or the cancel of the SDK's reader,
+// context.Canceled), before the call's cancel arrives.
+func elicitFailure(ctx context.Context, err error) (domain.Outcome, string) {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return domain.OutcomeTimedOut, "nobody answered within --confirm-wait"
+	case ctx.Err() != nil || errors.Is(err, context.Canceled) || connectionEnded(err):
+		return domain.OutcomeGone, "the client went away before the person answered"
+	}
+	return domain.OutcomeInvalid, "the client's answer could not be used"
+}
+
+// connectionEnded reports whether err is the end of the connection to
+// the client: the SDK's ErrConnectionClosed, or the transport's own end
+// of stream or closed pipe.
+func connectionEnded(err error) bool {
+	for _, end := range []error{mcp.ErrConnectionClosed, io.EOF, io.ErrUnexpectedEOF, io.ErrClosedPipe, net.ErrClosed} {
+		if errors.Is(err, end) {
+			return true
+		}
+	}
+	return false
 }
 
 // decide reads a person's answer to the form.
