@@ -4,9 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,35 +20,21 @@ import (
 // not shipped.
 func TestEveryChildGetsAnAllowListedEnvironment(t *testing.T) {
 	t.Parallel()
-	root := filepath.Join("..", "..")
 	found := 0
-	for _, dir := range []string{"domain", "ports", "app", "adapters", "cmd"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && d.Name() == "mcp-sqlite-memory-bench" {
-				return filepath.SkipDir
-			}
-			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-			require.NoError(t, err)
-			for _, decl := range f.Decls {
-				fn, ok := decl.(*ast.FuncDecl)
-				if !ok || fn.Body == nil {
-					continue
-				}
-				if calls(fn.Body, "exec", "Command") || calls(fn.Body, "exec", "CommandContext") {
-					found++
-					assert.True(t, setsChildEnv(fn.Body), "%s: %s starts a child process without setting its Env from domain.ChildEnv", path, fn.Name.Name)
-				}
-			}
-			return nil
-		})
+	serverSources(t, []string{"mcp-sqlite-memory-bench"}, func(path string) {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 		require.NoError(t, err)
-	}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			if calls(fn.Body, "exec", "Command") || calls(fn.Body, "exec", "CommandContext") {
+				found++
+				assert.True(t, setsChildEnv(fn.Body), "%s: %s starts a child process without setting its Env from domain.ChildEnv", path, fn.Name.Name)
+			}
+		}
+	})
 	assert.GreaterOrEqual(t, found, 2, "the ripgrep adapter and the replication sidecar start children; the walk found fewer")
 }
 

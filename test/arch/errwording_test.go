@@ -4,9 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,23 +69,14 @@ func errorWordingMatches(fset *token.FileSet, name string, src any) ([]string, e
 // excepted, which may check a message an agent reads) decides what an
 // error is by reading its text.
 func TestErrorsAreNotToldApartByWording(t *testing.T) {
-	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
-	files := 0
-	for _, dir := range []string{"domain", "ports", "adapters", "app", "cmd"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return err
-			}
-			files++
-			found, err := errorWordingMatches(fset, path, nil)
-			for _, at := range found {
-				t.Errorf("%s: an error told apart by its wording; use errors.As, errors.Is or SQLite's result code", at)
-			}
-			return err
-		})
+	files := serverSources(t, nil, func(path string) {
+		found, err := errorWordingMatches(fset, path, nil)
 		require.NoError(t, err)
-	}
+		for _, at := range found {
+			t.Errorf("%s: an error told apart by its wording; use errors.As, errors.Is or SQLite's result code", at)
+		}
+	})
 	assert.Greater(t, files, 100, "the walk found the server's files")
 }
 
